@@ -1,0 +1,43 @@
+# The two commands: `make serve` and `make test`. Both work on a fresh machine
+# with Python 3.11, git and make: they create .venv and install what they need.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: serve test check build locales bench clean
+
+$(BIN)/pravila: pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+serve: $(BIN)/pravila
+	$(BIN)/pravila check --quiet
+	$(BIN)/pravila build
+	$(BIN)/pravila serve --host $(HOST) --port $(PORT) --watch
+
+test: $(BIN)/pravila
+	$(BIN)/python scripts/ensure_browser.py
+	$(BIN)/python -m pytest
+
+check: $(BIN)/pravila
+	$(BIN)/pravila check
+
+build: $(BIN)/pravila
+	$(BIN)/pravila build
+
+# Extract UI strings, merge them into the catalogs, compile (Babel).
+locales: $(BIN)/pravila
+	$(BIN)/pybabel extract -F babel.cfg -o locales/messages.pot --no-location --sort-output --project Pravila src
+	$(BIN)/pybabel update -i locales/messages.pot -d locales -D messages --no-fuzzy-matching
+	$(BIN)/pybabel compile -d locales -D messages --statistics
+
+bench: $(BIN)/pravila
+	$(BIN)/python benchmarks/search.py
+
+clean:
+	rm -rf build site $(VENV)

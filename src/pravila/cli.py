@@ -1,0 +1,194 @@
+"""The ``pravila`` command: the one place where problems become exit codes.
+
+Every command reads the same validated content (``--content`` or the
+``PRAVILA_CONTENT`` variable, default: the repository's ``content/``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import click
+
+from .content import LANGS, Library, Problem, load_library
+from .fidelity import fidelity_problems
+from .serialize import entry_to_dict
+
+LANG_CHOICE = click.Choice(LANGS)
+
+
+class Context:
+    def __init__(self, content_dir: Path | None):
+        self.content_dir = content_dir
+        self._library: Library | None = None
+
+    def library(self) -> Library:
+        """The content, or a clear error when it does not load cleanly."""
+        if self._library is None:
+            library, problems = load_library(self.content_dir)
+            if problems:
+                for p in problems[:20]:
+                    click.echo(str(p), err=True)
+                more = f" (+{len(problems) - 20} more)" if len(problems) > 20 else ""
+                raise click.ClickException(f"the content has {len(problems)} problem(s){more}; run 'pravila check'")
+            self._library = library
+        return self._library
+
+
+pass_ctx = click.make_pass_decorator(Context)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--content",
+    "content_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="PRAVILA_CONTENT",
+    help="Folder with ru/*.yaml, cs/*.yaml and sources/ (default: the repository's content/).",
+)
+@click.version_option(package_name="pravila")
+@click.pass_context
+def main(ctx: click.Context, content_dir: Path | None) -> None:
+    """Pravila: a Russian and Czech D&D 5e rules reference."""
+    ctx.obj = Context(content_dir)
+
+
+@main.command()
+@click.option("--quiet", "-q", is_flag=True, help="Print problems only, no summary.")
+@pass_ctx
+def check(ctx: Context, quiet: bool) -> None:
+    """Validate all content: schema, ids, references, counterparts, fidelity.
+
+    Prints one line per problem, FILE:LINE: ID: message, and exits 1 if any.
+    """
+    started = time.perf_counter()
+    library, problems = load_library(ctx.content_dir)
+    fidelity, reports = fidelity_problems(library)
+    problems = problems + fidelity
+    for p in problems:
+        click.echo(str(p))
+    if not quiet:
+        links = sum(len(e.linked_ids) for e in library.entries)
+        for r in reports:
+            pct = 100.0 * r.present / r.source_sentences if r.source_sentences else 100.0
+            click.echo(
+                f"{r.chapter.file}: {len(library.entries_of(r.chapter))} entries, "
+                f"{r.present}/{r.source_sentences} source sentences ({pct:.1f}%)",
+                err=True,
+            )
+        click.echo(
+            f"{len(library.entries)} entries, {links} cross-references, {len(problems)} problem(s) "
+            f"in {time.perf_counter() - started:.2f} s",
+            err=True,
+        )
+    if problems:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--lang", type=LANG_CHOICE, help="Only this language (default: both).")
+@pass_ctx
+def export(ctx: Context, lang: str | None) -> None:
+    """Print all entries as a JSON array."""
+    library = ctx.library()
+    entries = library.in_lang(lang) if lang else library.entries
+    click.echo(json.dumps([entry_to_dict(library, e) for e in entries], ensure_ascii=False, indent=2))
+
+
+@main.command()
+@click.argument("entry_id")
+@click.option("--lang", type=LANG_CHOICE, help="Language of the entry (needed when the id exists in both).")
+@click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
+@pass_ctx
+def show(ctx: Context, entry_id: str, lang: str | None, as_json: bool) -> None:
+    """Print one entry readably, its references listed under it."""
+    library = ctx.library()
+    entry = _find_entry(library, entry_id, lang)
+    if as_json:
+        click.echo(json.dumps(entry_to_dict(library, entry), ensure_ascii=False, indent=2))
+        return
+    width = 88
+    head = f"{entry.title} — {entry.en}"
+    click.secho(head, bold=True)
+    click.echo(f"{entry.lang}:{entry.id} · {entry.kind or 'rule'} · {entry.edition} · {entry.source}")
+    parents = library.ancestors(entry)
+    if parents:
+        click.echo(" › ".join(p.title for p in parents))
+    if entry.aliases:
+        click.echo("aliases: " + ", ".join(entry.aliases))
+    click.echo()
+    if entry.caption:
+        click.echo(textwrap.fill(f"[{entry.caption}]", width))
+        click.echo()
+    for para in library.text(entry).splitlines():
+        click.echo(textwrap.fill(para, width))
+        click.echo()
+    refs = [library.get(entry.lang, i) for i in entry.linked_ids]
+    if refs:
+        click.secho("References:", bold=True)
+        for r in refs:
+            if r is not None:
+                click.echo(f"  → {r.id}: {r.title} ({r.en})")
+    if entry.undefined_terms:
+        click.echo("Terms defined elsewhere: " + ", ".join(entry.undefined_terms))
+    backlinks = library.backlinks(entry)
+    if backlinks:
+        click.secho("Linked from:", bold=True)
+        for b in backlinks:
+            click.echo(f"  ← {b.id}: {b.title}")
+    for cp in entry.counterparts:
+        other = library.by_key(cp.key)
+        if other is not None:
+            click.echo(f"Counterpart: {cp.key}: {other.title} ({other.edition})" + (f" — {cp.note}" if cp.note else ""))
+
+
+def _find_entry(library: Library, entry_id: str, lang: str | None):
+    langs = [lang] if lang else list(LANGS)
+    found = [e for e in (library.get(l, entry_id) for l in langs) if e is not None]
+    if not found:
+        where = f" in '{lang}'" if lang else ""
+        raise click.ClickException(f"no entry with id '{entry_id}'{where}; 'pravila export' lists them")
+    if len(found) > 1:
+        raise click.ClickException(f"'{entry_id}' exists in {', '.join(e.lang for e in found)}; choose one with --lang")
+    return found[0]
+
+
+# Commands of the other modules (build, serve, search, calc) are registered below.
+
+BUILD_DIR_OPTION = click.option(
+    "--build-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Build output folder (default: build/ in the repository).",
+)
+
+
+@main.command()
+@BUILD_DIR_OPTION
+@pass_ctx
+def build(ctx: Context, build_dir: Path | None) -> None:
+    """Generate both sites (ru, cs) and the search index from the content."""
+    from .build import build_all
+
+    started = time.perf_counter()
+    library = ctx.library()
+    result = build_all(library, build_dir)
+    click.echo(f"{result} in {time.perf_counter() - started:.1f} s")
+
+
+@main.command()
+@BUILD_DIR_OPTION
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
+@click.option("--watch", is_flag=True, help="Rebuild when a content file changes.")
+@pass_ctx
+def serve(ctx: Context, build_dir: Path | None, host: str, port: int, watch: bool) -> None:
+    """Serve the built site and the search API in one process."""
+    from .server import run
+
+    ctx.library()  # fail early and clearly on broken content
+    run(build_dir=build_dir, content_dir=ctx.content_dir, host=host, port=port, watch=watch)

@@ -1,0 +1,422 @@
+"""The content model: chapters and rule entries read from ``content/*/*.yaml``.
+
+Data flows one way: YAML → :func:`load_library` → :class:`Library` (validated,
+typed) → site pages, search index, API answers and ``pravila export``.
+
+Loading never raises on bad content: every problem becomes a :class:`Problem`
+naming the file, the line and the entry, so an author sees all of them at
+once.  Only the CLI turns problems into an exit code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+from .markup import Ref, nfc, parse_refs, plain_text
+from .paths import CONTENT_DIR
+
+LANGS = ("ru", "cs")
+LANGUAGE_NAMES = {"ru": "Русский", "cs": "Čeština"}
+EDITIONS = (2014, 2024)
+KINDS = (
+    "section",
+    "movement",
+    "action",
+    "bonus action",
+    "reaction",
+    "free activity",
+    "optional action",
+    "rule",
+)
+FORMS = ("heading", "run-in", "list-item")
+ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+DEFAULT_CONTENT_DIR = CONTENT_DIR
+
+
+class ContentError(ValueError):
+    """Content that cannot be used; ``problems`` says where and why."""
+
+    def __init__(self, problems: list["Problem"]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    line: int
+    entry: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.entry}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Counterpart:
+    """The same rule in the other language, e.g. ``cs:concentration``."""
+
+    lang: str
+    id: str
+    note: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.lang}:{self.id}"
+
+
+@dataclass(frozen=True)
+class Chapter:
+    id: str
+    lang: str
+    title: str
+    en: str
+    edition: int
+    source: str
+    source_file: str
+    file: str
+
+
+@dataclass
+class Entry:
+    """One rule entry: a heading of the source with the text under it."""
+
+    id: str
+    lang: str
+    title: str
+    en: str
+    chapter: Chapter
+    edition: int
+    source: str
+    file: str
+    line: int
+    aliases: tuple[str, ...] = ()
+    kind: str | None = None
+    parent: str | None = None
+    form: str = "heading"
+    body: str = ""
+    caption: str | None = None
+    counterparts: list[Counterpart] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return f"{self.lang}:{self.id}"
+
+    @property
+    def refs(self) -> list[Ref]:
+        return parse_refs(self.body) + parse_refs(self.caption or "")
+
+    @property
+    def linked_ids(self) -> list[str]:
+        """Ids of the entries this body links to (same language), in order, once each."""
+        seen: dict[str, None] = {}
+        for r in self.refs:
+            if not r.undefined and r.lang in (None, self.lang):
+                seen.setdefault(r.target, None)
+        return list(seen)
+
+    @property
+    def undefined_terms(self) -> list[str]:
+        return list(dict.fromkeys(r.target for r in self.refs if r.undefined))
+
+
+@dataclass
+class Library:
+    """All chapters and entries, both languages, in source order."""
+
+    chapters: list[Chapter]
+    entries: list[Entry]
+    content_dir: Path
+
+    def __post_init__(self) -> None:
+        self._by_key = {e.key: e for e in self.entries}
+
+    def get(self, lang: str, entry_id: str) -> Entry | None:
+        return self._by_key.get(f"{lang}:{entry_id}")
+
+    def by_key(self, key: str) -> Entry | None:
+        return self._by_key.get(key)
+
+    def in_lang(self, lang: str) -> list[Entry]:
+        return [e for e in self.entries if e.lang == lang]
+
+    def chapters_in(self, lang: str) -> list[Chapter]:
+        return [c for c in self.chapters if c.lang == lang]
+
+    def entries_of(self, chapter: Chapter) -> list[Entry]:
+        return [e for e in self.entries if e.chapter is chapter]
+
+    def parent_of(self, entry: Entry) -> Entry | None:
+        return self.get(entry.lang, entry.parent) if entry.parent else None
+
+    def ancestors(self, entry: Entry) -> list[Entry]:
+        """From the top-level entry down to the entry's parent."""
+        chain, seen = [], {entry.id}
+        p = self.parent_of(entry)
+        while p is not None and p.id not in seen:
+            chain.append(p)
+            seen.add(p.id)
+            p = self.parent_of(p)
+        return chain[::-1]
+
+    def section_of(self, entry: Entry) -> Entry:
+        """The top-level entry whose page shows this entry."""
+        chain = self.ancestors(entry)
+        return chain[0] if chain else entry
+
+    def backlinks(self, entry: Entry) -> list[Entry]:
+        """Entries of the same language whose bodies link to this one."""
+        return [e for e in self.in_lang(entry.lang) if entry.id in e.linked_ids and e is not entry]
+
+    def title_of(self, ref: Ref, lang: str) -> str:
+        target = self.get(ref.lang or lang, ref.target)
+        return target.title if target else ref.target
+
+    def text(self, entry: Entry) -> str:
+        """The body as plain text, references shown as their words."""
+        return plain_text(entry.body, lambda r: self.title_of(r, entry.lang))
+
+
+# --- loading ---------------------------------------------------------------
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A safe loader that remembers the line of every mapping (``__line__``)."""
+
+
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
+    mapping = loader.construct_mapping(node, deep=True)
+    mapping["__line__"] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def chapter_files(content_dir: Path) -> list[Path]:
+    return sorted(p for lang in LANGS for p in (content_dir / lang).glob("*.yaml"))
+
+
+def load_library(content_dir: Path | None = None) -> tuple[Library, list[Problem]]:
+    """Read every chapter file; return the library and the problems found.
+
+    Problems cover the schema and the links between entries; fidelity to the
+    source texts is checked by :mod:`pravila.fidelity`.
+    """
+    content_dir = Path(content_dir or DEFAULT_CONTENT_DIR)
+    chapters: list[Chapter] = []
+    entries: list[Entry] = []
+    problems: list[Problem] = []
+    files = chapter_files(content_dir)
+    if not files:
+        problems.append(Problem(str(content_dir), 0, "-", "no chapter files (content/ru/*.yaml, content/cs/*.yaml)"))
+    for path in files:
+        chapter, file_entries = _load_chapter(path, content_dir, problems)
+        if chapter is not None:
+            chapters.append(chapter)
+            entries.extend(file_entries)
+    library = Library(chapters, entries, content_dir)
+    problems.extend(_check_links(library))
+    return library, problems
+
+
+def _rel(path: Path, content_dir: Path) -> str:
+    try:
+        return str(path.relative_to(content_dir.parent))
+    except ValueError:
+        return str(path)
+
+
+def _load_chapter(path: Path, content_dir: Path, problems: list[Problem]) -> tuple[Chapter | None, list[Entry]]:
+    fname = _rel(path, content_dir)
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line = mark.line + 1 if mark else 0
+        problems.append(Problem(fname, line, "-", f"malformed YAML: {getattr(e, 'problem', None) or e}"))
+        return None, []
+    except (OSError, UnicodeDecodeError) as e:
+        problems.append(Problem(fname, 0, "-", f"cannot read file: {e}"))
+        return None, []
+    if not isinstance(data, dict) or not isinstance(data.get("chapter"), dict) or not isinstance(data.get("entries"), list):
+        problems.append(Problem(fname, 1, "-", "a chapter file needs a 'chapter' mapping and an 'entries' list"))
+        return None, []
+    ch = data["chapter"]
+    ch_line = ch.get("__line__", 1)
+    lang_dir = path.parent.name
+
+    def need(d: dict, key: str, typ: type | tuple[type, ...], entry: str, line: int) -> Any:
+        value = d.get(key)
+        if value is None or (isinstance(value, str) and not value.strip()):
+            problems.append(Problem(fname, line, entry, f"missing required field '{key}'"))
+            return None
+        if not isinstance(value, typ):
+            problems.append(Problem(fname, line, entry, f"field '{key}' must be {_typename(typ)}"))
+            return None
+        return value
+
+    cid = need(ch, "id", str, "chapter", ch_line)
+    lang = need(ch, "lang", str, "chapter", ch_line)
+    if lang is not None and lang not in LANGS:
+        problems.append(Problem(fname, ch_line, "chapter", f"unknown language '{lang}' (expected one of {', '.join(LANGS)})"))
+        lang = None
+    if lang is not None and lang != lang_dir:
+        problems.append(Problem(fname, ch_line, "chapter", f"language '{lang}' does not match folder '{lang_dir}'"))
+    edition = need(ch, "edition", int, "chapter", ch_line)
+    if edition is not None and edition not in EDITIONS:
+        problems.append(Problem(fname, ch_line, "chapter", f"unknown edition {edition} (expected 2014 or 2024)"))
+    chapter_values = [cid, lang, need(ch, "title", str, "chapter", ch_line), need(ch, "en", str, "chapter", ch_line), edition,
+                      need(ch, "source", str, "chapter", ch_line), need(ch, "source_file", str, "chapter", ch_line)]
+    if any(v is None for v in chapter_values):
+        return None, []
+    chapter = Chapter(*chapter_values, file=fname)  # type: ignore[arg-type]
+    if not (content_dir / "sources" / chapter.source_file).is_file():
+        problems.append(Problem(fname, ch_line, "chapter", f"source_file '{chapter.source_file}' not found in content/sources/"))
+
+    entries: list[Entry] = []
+    known = {"id", "title", "en", "aliases", "kind", "parent", "form", "body", "caption", "edition", "source", "counterparts", "__line__"}
+    for i, raw in enumerate(data["entries"]):
+        if not isinstance(raw, dict):
+            problems.append(Problem(fname, ch_line, f"entries[{i}]", "an entry must be a mapping"))
+            continue
+        line = raw.get("__line__", 0)
+        eid = need(raw, "id", str, f"entries[{i}]", line)
+        label = eid or f"entries[{i}]"
+        if eid is not None and not ID_RE.match(eid):
+            problems.append(Problem(fname, line, label, "id must be a lowercase slug like 'opportunity-attack'"))
+        for key in sorted(set(raw) - known):
+            problems.append(Problem(fname, line, label, f"unknown field '{key}'"))
+        title = need(raw, "title", str, label, line)
+        en = need(raw, "en", str, label, line)
+        aliases = raw.get("aliases") or []
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+            problems.append(Problem(fname, line, label, "field 'aliases' must be a list of strings"))
+            aliases = []
+        kind = raw.get("kind")
+        if kind is not None and kind not in KINDS:
+            problems.append(Problem(fname, line, label, f"unknown kind '{kind}' (expected one of: {', '.join(KINDS)})"))
+        form = raw.get("form", "heading")
+        if form not in FORMS:
+            problems.append(Problem(fname, line, label, f"unknown form '{form}' (expected one of: {', '.join(FORMS)})"))
+        body = raw.get("body") or ""
+        if not isinstance(body, str):
+            problems.append(Problem(fname, line, label, "field 'body' must be text"))
+            body = ""
+        caption = raw.get("caption")
+        if caption is not None and not isinstance(caption, str):
+            problems.append(Problem(fname, line, label, "field 'caption' must be text"))
+            caption = None
+        e_edition = raw.get("edition", chapter.edition)
+        if e_edition not in EDITIONS:
+            problems.append(Problem(fname, line, label, f"unknown edition {e_edition!r} (expected 2014 or 2024)"))
+        parent = raw.get("parent")
+        if parent is not None and not isinstance(parent, str):
+            problems.append(Problem(fname, line, label, "field 'parent' must be an entry id"))
+            parent = None
+        counterparts = _parse_counterparts(raw.get("counterparts"), fname, line, label, problems)
+        if eid is None or title is None or en is None:
+            continue
+        entries.append(
+            Entry(
+                id=eid, lang=chapter.lang, title=nfc(title.strip()), en=en.strip(), chapter=chapter,
+                edition=e_edition if isinstance(e_edition, int) else chapter.edition,
+                source=str(raw.get("source") or chapter.source), file=fname, line=line,
+                aliases=tuple(nfc(a.strip()) for a in aliases if a.strip()), kind=kind, parent=parent,
+                form=form if form in FORMS else "heading", body=nfc(body.strip("\n")),
+                caption=nfc(caption.strip()) if caption else None, counterparts=counterparts,
+            )
+        )
+    return chapter, entries
+
+
+def _parse_counterparts(value: Any, fname: str, line: int, label: str, problems: list[Problem]) -> list[Counterpart]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        problems.append(Problem(fname, line, label, "field 'counterparts' must be a list"))
+        return []
+    out = []
+    for item in value:
+        note = None
+        if isinstance(item, dict):
+            note = item.get("note")
+            item = item.get("to")
+        if not isinstance(item, str) or ":" not in item:
+            problems.append(Problem(fname, line, label, f"counterpart {item!r} must look like 'cs:entry-id'"))
+            continue
+        lang, cid = item.split(":", 1)
+        if lang not in LANGS:
+            problems.append(Problem(fname, line, label, f"counterpart '{item}' names unknown language '{lang}'"))
+            continue
+        out.append(Counterpart(lang, cid.strip(), note.strip() if isinstance(note, str) else None))
+    return out
+
+
+def _typename(typ: type | tuple[type, ...]) -> str:
+    names = {str: "text", int: "a whole number", list: "a list", dict: "a mapping"}
+    if isinstance(typ, tuple):
+        return " or ".join(names.get(t, t.__name__) for t in typ)
+    return names.get(typ, typ.__name__)
+
+
+# --- links between entries --------------------------------------------------
+
+
+def _check_links(library: Library) -> Iterator[Problem]:
+    """Unique ids, parents, references and counterparts that resolve.
+
+    Counterparts are made symmetric here: a pair declared on one side is
+    added to the other.
+    """
+    seen: dict[str, Entry] = {}
+    for e in library.entries:
+        if e.key in seen:
+            first = seen[e.key]
+            yield Problem(e.file, e.line, e.id, f"duplicate id (first at {first.file}:{first.line})")
+        else:
+            seen[e.key] = e
+    for e in library.entries:
+        if e.parent is not None:
+            parent = library.get(e.lang, e.parent)
+            if parent is None:
+                yield Problem(e.file, e.line, e.id, f"parent '{e.parent}' does not exist")
+            elif parent.chapter is not e.chapter:
+                yield Problem(e.file, e.line, e.id, f"parent '{e.parent}' is in another chapter")
+            elif e.id in {a.id for a in library.ancestors(parent)} or parent is e:
+                yield Problem(e.file, e.line, e.id, f"parent '{e.parent}' makes a cycle")
+            else:
+                parent.children.append(e.id)
+        if e.form != "heading" and e.parent is None:
+            yield Problem(e.file, e.line, e.id, f"a {e.form} entry needs a parent")
+        for ref in e.refs:
+            if ref.undefined:
+                if not ref.text:
+                    yield Problem(e.file, e.line, e.id, f"marked term '[[?{ref.target}]]' needs its words: [[?{ref.target}|…]]")
+                continue
+            lang = ref.lang or e.lang
+            if lang not in LANGS:
+                yield Problem(e.file, e.line, e.id, f"reference '[[{ref.lang}:{ref.target}]]' names unknown language '{ref.lang}'")
+            elif library.get(lang, ref.target) is None:
+                yield Problem(e.file, e.line, e.id, f"reference to unknown entry '{lang}:{ref.target}'")
+            elif lang == e.lang and ref.target == e.id:
+                yield Problem(e.file, e.line, e.id, "entry links to itself")
+    for e in list(library.entries):
+        for cp in list(e.counterparts):
+            other = library.get(cp.lang, cp.id)
+            if other is None:
+                yield Problem(e.file, e.line, e.id, f"counterpart '{cp.key}' does not exist")
+                e.counterparts.remove(cp)
+            elif cp.lang == e.lang:
+                yield Problem(e.file, e.line, e.id, f"counterpart '{cp.key}' must be in the other language")
+                e.counterparts.remove(cp)
+            elif all(c.key != e.key for c in other.counterparts):
+                # The note is in the declaring entry's language; the mirror has none.
+                other.counterparts.append(Counterpart(e.lang, e.id))
