@@ -315,7 +315,7 @@ def _load_chapter(path: Path, content_dir: Path, problems: list[Problem]) -> tup
             problems.append(Problem(fname, line, label, "field 'caption' must be text"))
             caption = None
         e_edition = raw.get("edition", chapter.edition)
-        if e_edition not in EDITIONS:
+        if "edition" in raw and e_edition not in EDITIONS:
             problems.append(Problem(fname, line, label, f"unknown edition {e_edition!r} (expected 2014 or 2024)"))
         parent = raw.get("parent")
         if parent is not None and not isinstance(parent, str):

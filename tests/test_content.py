@@ -1,0 +1,136 @@
+"""The content model and `pravila check`: each kind of content error is caught
+and reported as FILE:LINE: ID: message, on small bad fixtures."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pravila.cli import main
+from pravila.content import load_library
+from pravila.fidelity import fidelity_problems
+
+MINI = Path(__file__).parent / "fixtures" / "mini"
+
+
+@pytest.fixture
+def mini(tmp_path: Path) -> Path:
+    """A writable copy of the small, valid fixture content."""
+    target = tmp_path / "content"
+    shutil.copytree(MINI, target)
+    return target
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"fixture does not contain {old!r}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def run_check(content: Path):
+    return CliRunner().invoke(main, ["--content", str(content), "check"])
+
+
+def test_valid_fixture_passes(mini: Path) -> None:
+    result = run_check(mini)
+    assert result.exit_code == 0, result.output
+    assert "0 problem(s)" in result.output
+
+
+def test_counterparts_are_symmetric(mini: Path) -> None:
+    library, problems = load_library(mini)
+    assert problems == []
+    assert [c.key for c in library.get("ru", "jump").counterparts] == ["cs:rituals"]
+    assert [c.key for c in library.get("cs", "rituals").counterparts] == ["ru:jump"]
+
+
+# Each case: (file, text in the fixture, replacement, expected line, entry, message part)
+BAD = [
+    ("ru/mini.yaml", "  - id: jump\n", "  - id: movement\n", 16, "movement", "duplicate id (first at content/ru/mini.yaml:10)"),
+    ("ru/mini.yaml", "    title: Прыжок\n", "", 16, "jump", "missing required field 'title'"),
+    ("ru/mini.yaml", "    en: Jump\n", "", 16, "jump", "missing required field 'en'"),
+    ("ru/mini.yaml", "  - id: jump\n", "  - id: Jump Rules\n", 16, "Jump Rules", "id must be a lowercase slug"),
+    ("ru/mini.yaml", "    kind: movement\n", "    kind: dance\n", 16, "jump", "unknown kind 'dance'"),
+    ("ru/mini.yaml", "    parent: movement\n", "    parent: nowhere\n", 16, "jump", "parent 'nowhere' does not exist"),
+    ("ru/mini.yaml", "[[movement|перемещения]]", "[[moving|перемещения]]", 16, "jump", "reference to unknown entry 'ru:moving'"),
+    ("ru/mini.yaml", "    aliases: [jumping]\n", "    aliases: jumping\n", 16, "jump", "field 'aliases' must be a list of strings"),
+    ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    colour: red\n", 16, "jump", "unknown field 'colour'"),
+    ("ru/mini.yaml", "  edition: 2014\n", "  edition: 2019\n", 2, "chapter", "unknown edition 2019"),
+    ("ru/mini.yaml", "  lang: ru\n", "  lang: de\n", 2, "chapter", "unknown language 'de'"),
+    ("cs/mini.yaml", '["ru:jump"]', '["ru:jumping"]', 18, "rituals", "counterpart 'ru:jumping' does not exist"),
+    ("cs/mini.yaml", '["ru:jump"]', '["de:jump"]', 18, "rituals", "counterpart 'de:jump' names unknown language 'de'"),
+    ("cs/mini.yaml", "    form: list-item\n", "    form: footnote\n", 18, "rituals", "unknown form 'footnote'"),
+    ("cs/mini.yaml", "[[?ritual-tag|Rituál]]", "[[?ritual-tag]]", 18, "rituals", "needs its words"),
+    ("ru/mini.yaml", "[[movement|перемещения]]", "[[jump|перемещения]]", 16, "jump", "entry links to itself"),
+    # fidelity: a word changed is both a missing source sentence and an invented one
+    ("ru/mini.yaml", "в любое время вашего хода", "в любое время чужого хода", 10, "movement", "not in the source: «Вы можете передвигаться в любое время чужого хода.»"),
+    ("ru/mini.yaml", "в любое время вашего хода", "в любое время чужого хода", 1, "chapter", "source sentence missing: «Вы можете передвигаться в любое время вашего хода.»"),
+    # a dropped sentence
+    ("cs/mini.yaml", "      Každé kouzlo má úroveň.\n", "", 1, "chapter", "source sentence missing: «Každé kouzlo má úroveň.»"),
+    # nesting that disagrees with the source's table of contents
+    ("ru/mini.yaml", "    parent: movement\n", "", 10, "chapter", "table of contents"),
+]
+
+
+@pytest.mark.parametrize("file,old,new,line,entry,message", BAD, ids=[b[5][:40] for b in BAD])
+def test_check_reports_each_kind_of_error(mini: Path, file: str, old: str, new: str, line: int, entry: str, message: str) -> None:
+    edit(mini / file, old, new)
+    result = run_check(mini)
+    assert result.exit_code == 1, result.output
+    wanted = f"content/{file}:{line}: {entry}: "
+    lines = [l for l in result.output.splitlines() if l.startswith(wanted)]
+    assert any(message in l for l in lines), f"no line {wanted}…{message} in:\n{result.output}"
+
+
+def test_malformed_yaml_names_file_and_line(mini: Path) -> None:
+    edit(mini / "ru" / "mini.yaml", "    en: Jump\n", "    en: [Jump\n")
+    result = run_check(mini)
+    assert result.exit_code == 1
+    assert result.output.startswith("content/ru/mini.yaml:")
+    assert "malformed YAML" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_source_without_chapter_is_reported(mini: Path) -> None:
+    (mini / "sources" / "extra.txt").write_text("Новый текст.\n", encoding="utf-8")
+    result = run_check(mini)
+    assert result.exit_code == 1
+    assert "content/sources/extra.txt:1: -: no chapter file carries this source text" in result.output
+
+
+def test_real_content_is_complete_and_faithful() -> None:
+    """Every source sentence of both chapters is in the entries, nothing invented."""
+    library, problems = load_library()
+    assert problems == []
+    fidelity, reports = fidelity_problems(library)
+    assert fidelity == []
+    assert {r.chapter.lang for r in reports} == {"ru", "cs"}
+    total = sum(r.source_sentences for r in reports)
+    assert total > 380  # both chapters, table of contents excluded
+    assert all(r.present == r.source_sentences for r in reports)
+
+
+def test_real_content_is_richly_linked() -> None:
+    library, _ = load_library()
+    links = sum(len(e.linked_ids) for e in library.entries)
+    assert links >= 40
+    assert all(e.en for e in library.entries)
+    assert library.get("ru", "grapple-escape").parent == "grapple"
+    assert library.get("cs", "cantrips").parent == "casting-without-slots"
+    # the same rule across languages, editions visible
+    cast = library.get("ru", "cast-a-spell")
+    keys = {c.key for c in cast.counterparts}
+    assert "cs:one-spell-slot-per-turn" in keys
+    assert cast.edition == 2014 and library.by_key("cs:one-spell-slot-per-turn").edition == 2024
+    # the optional actions come from the DMG
+    assert "Dungeon Master" in library.get("ru", "tumble").source
+
+
+def test_check_is_fast_enough_to_run_after_every_edit() -> None:
+    """Not a timing assertion: the command reports its own time."""
+    result = CliRunner().invoke(main, ["check"])
+    assert result.exit_code == 0, result.output
+    assert " in " in result.output.splitlines()[-1]
