@@ -1,0 +1,129 @@
+"""Shared fixtures: the content, one built site, a live server, a browser.
+
+- ``library``: the repository's content, loaded once (fails on content problems).
+- ``site_port``: a free local port, chosen before the build because the site's
+  ``site_url`` (needed by Material's previews and language switcher) names it.
+- ``built_site``: a build folder with both sites (and the search index when
+  ``pravila.index`` exists), built once per session into a temporary folder.
+- ``live_server``: ``pravila.server.create_app(built_site)`` served by uvicorn
+  on ``site_port`` in a background thread; its value is the base URL
+  (``http://127.0.0.1:PORT``).
+- ``browser``: headless Debian Chromium driven by Playwright. When
+  ``/usr/bin/chromium`` is missing it FAILS under ``CI=true`` and skips
+  otherwise.
+- ``screenshot_dir``: ``build/screenshots/`` in the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from pravila.content import Library, load_library
+from pravila.paths import BUILD_DIR
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def library() -> Library:
+    lib, problems = load_library()
+    if problems:
+        pytest.fail("the content has problems (run 'pravila check'):\n" + "\n".join(map(str, problems[:20])))
+    return lib
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def site_port() -> int:
+    return _free_port()
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory, library: Library, site_port: int) -> Path:
+    """A build folder: ``site/`` (both languages), ``docs/``, configs, the index."""
+    from pravila import site
+
+    build_dir = tmp_path_factory.mktemp("build")
+    site.build_site(library, build_dir, base_url=f"http://127.0.0.1:{site_port}/")
+    try:
+        from pravila.index import build_index
+    except ImportError:
+        pass
+    else:
+        from pravila.paths import index_dir
+
+        build_index(library, index_dir(build_dir))
+    return build_dir
+
+
+class _ThreadedServer:
+    def __init__(self, app, port: int):
+        import uvicorn
+
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> "_ThreadedServer":
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(built_site: Path, site_port: int):
+    """The base URL of the built site served by ``pravila.server`` (no trailing slash)."""
+    from pravila.server import create_app
+
+    with _ThreadedServer(create_app(built_site), site_port):
+        yield f"http://127.0.0.1:{site_port}"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        message = f"{CHROMIUM} is missing: install Debian's chromium (scripts/ensure_browser.py) for the browser tests"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    folder = BUILD_DIR / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
