@@ -15,6 +15,9 @@ $(BIN)/pravila: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
+# The site's own address (previews and the language switcher need it).
+export PRAVILA_SITE_URL ?= http://$(HOST):$(PORT)/
+
 serve: $(BIN)/pravila
 	$(BIN)/pravila check --quiet
 	$(BIN)/pravila build
@@ -31,8 +34,12 @@ build: $(BIN)/pravila
 	$(BIN)/pravila build
 
 # Extract UI strings, merge them into the catalogs, compile (Babel).
+# Domain `messages`: the site and CLI text of every module except the
+# calculators', whose domain `calculators` is kept separate.
+MESSAGES_SOURCES := $(filter-out src/pravila/calculators.py src/pravila/widgets.py,$(sort $(wildcard src/pravila/*.py)))
+
 locales: $(BIN)/pravila
-	$(BIN)/pybabel extract -F babel.cfg -o locales/messages.pot --no-location --sort-output --project Pravila src
+	$(BIN)/pybabel extract -F babel.cfg -o locales/messages.pot --no-location --sort-output --project Pravila --version 0.1.0 $(MESSAGES_SOURCES)
 	$(BIN)/pybabel update -i locales/messages.pot -d locales -D messages --no-fuzzy-matching
 	$(BIN)/pybabel compile -d locales -D messages --statistics
 

@@ -1,0 +1,59 @@
+/* Pravila: small enhancements of the generated pages.
+   Material's instant navigation swaps pages without reloading: every set-up
+   runs from document$.subscribe and is idempotent. */
+(function () {
+  "use strict";
+
+  /* Fold case, diacritics and ё so that "soustredeni" finds "Soustředění". */
+  function fold(text) {
+    return text
+      .toLocaleLowerCase()
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .replace(/ё/g, "е")
+      .replace(/\s+/g, " ")
+      .trim();
+  }
+
+  /* The A–Z index: a filter box over all terms. */
+  function setupIndexFilter() {
+    var input = document.querySelector(".pv-az-filter");
+    if (!input || input.dataset.pvReady) return;
+    input.dataset.pvReady = "1";
+    input.hidden = false;
+    var groups = Array.prototype.slice.call(document.querySelectorAll(".pv-az-group"));
+    var rows = groups.map(function (group) {
+      return Array.prototype.slice.call(group.querySelectorAll("li")).map(function (li) {
+        return { li: li, text: fold(li.textContent) };
+      });
+    });
+    var empty = document.querySelector(".pv-az-empty");
+    var parts = document.querySelectorAll(".pv-az-part, .pv-az-letters");
+    input.addEventListener("input", function () {
+      var query = fold(input.value);
+      var shown = 0;
+      groups.forEach(function (group, i) {
+        var visible = 0;
+        rows[i].forEach(function (row) {
+          var hit = !query || row.text.indexOf(query) !== -1;
+          row.li.hidden = !hit;
+          if (hit) visible += 1;
+        });
+        group.hidden = visible === 0;
+        shown += visible;
+      });
+      Array.prototype.forEach.call(parts, function (el) { el.hidden = Boolean(query); });
+      if (empty) empty.hidden = shown !== 0;
+    });
+  }
+
+  function setup() {
+    setupIndexFilter();
+  }
+
+  if (typeof document$ !== "undefined") {
+    document$.subscribe(setup);
+  } else {
+    document.addEventListener("DOMContentLoaded", setup);
+  }
+})();
