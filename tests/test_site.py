@@ -1,0 +1,450 @@
+"""The built sites: pages, anchors, links, languages, catalogs — read from the HTML MkDocs wrote."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+from pravila import i18n, pages, site
+from pravila.content import LANGS, Library
+from pravila.paths import LOCALES_DIR, site_dir
+from pravila.serialize import entry_to_dict
+from pravila.urls import entry_url, page_path
+
+ORIGIN = "http://site.test"
+
+
+@dataclass
+class ParsedPage:
+    lang: str | None = None
+    ids: list[str] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (tag, url)
+    text: str = ""
+    elements: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+
+
+_BLOCKS = {"p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "tr", "table", "nav", "section",
+           "header", "footer", "aside", "br", "label", "button", "form", "input", "details", "summary", "article", "main"}
+
+
+class _Parser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.page = ParsedPage()
+        self._text: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        self.page.elements.append((tag, a))
+        if tag == "html":
+            self.page.lang = a.get("lang")
+        if "id" in a:
+            self.page.ids.append(a["id"])
+        if tag == "a" and "name" in a:
+            self.page.ids.append(a["name"])
+        if tag in ("a", "link") and "href" in a:
+            if not (tag == "link" and a.get("rel") in ("canonical",)):
+                self.page.links.append((tag, a["href"]))
+        if tag in ("script", "img", "source") and "src" in a:
+            self.page.links.append((tag, a["src"]))
+        if tag in ("script", "style"):
+            self._skip += 1
+        if tag in _BLOCKS:
+            self._text.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+        if tag in _BLOCKS:
+            self._text.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self._text.append(data)
+
+    def close(self) -> None:
+        super().close()
+        self.page.text = " ".join("".join(self._text).split())
+
+
+@lru_cache(maxsize=None)
+def parse(path: Path) -> ParsedPage:
+    parser = _Parser()
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    return parser.page
+
+
+def html_pages(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.html"))
+
+
+def url_of(root: Path, path: Path) -> str:
+    rel = path.relative_to(root).as_posix()
+    if rel.endswith("index.html"):
+        rel = rel[: -len("index.html")]
+    return f"{ORIGIN}/{rel}"
+
+
+def file_of(root: Path, url: str) -> Path | None:
+    """The file a same-origin URL serves, like the server does (folders → index.html)."""
+    path = unquote(urlsplit(url).path).lstrip("/")
+    target = root / path
+    if target.is_dir():
+        target = target / "index.html"
+    return target if target.is_file() else None
+
+
+@pytest.fixture(scope="module")
+def root(built_site: Path) -> Path:
+    return site_dir(built_site)
+
+
+# --- the layout ------------------------------------------------------------------------
+
+
+def test_both_sites_and_the_chooser_are_built(root: Path):
+    assert (root / "index.html").is_file()
+    for lang in LANGS:
+        assert (root / lang / "index.html").is_file()
+        assert (root / lang / "a-z" / "index.html").is_file()
+        assert (root / lang / "404.html").is_file()
+        assert (root / lang / "assets" / "pravila" / "site.css").is_file()
+    chooser = parse(root / "index.html")
+    hrefs = {href for _, href in chooser.links}
+    assert {"ru/", "cs/"} <= hrefs
+    assert "Выберите язык" in chooser.text and "Vyberte jazyk" in chooser.text
+
+
+def test_generated_configs_inherit_the_base(built_site: Path):
+    for lang in LANGS:
+        text = (built_site / f"mkdocs.{lang}.yml").read_text(encoding="utf-8")
+        assert f"INHERIT: {site.BASE_CONFIG}" in text
+        assert f"language: {lang}" in text
+        assert (built_site / "docs" / lang / "index.md").is_file()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_html_lang_of_every_page(root: Path, lang: str):
+    pages_ = html_pages(root / lang)
+    assert len(pages_) > 5
+    for path in pages_:
+        assert parse(path).lang == lang, path
+
+
+@pytest.mark.parametrize("lang, search_label", [("ru", "Поиск"), ("cs", "Hledat")])
+def test_material_ui_speaks_the_language(root: Path, lang: str, search_label: str):
+    page = parse(root / lang / "index.html")
+    placeholders = [a.get("placeholder") for tag, a in page.elements if tag == "input"]
+    assert search_label in placeholders
+
+
+def test_one_page_per_section_in_source_order(library: Library, built_site: Path):
+    for chapter in library.chapters:
+        nav = (built_site / f"mkdocs.{chapter.lang}.yml").read_text(encoding="utf-8")
+        sections = [e for e in library.entries_of(chapter) if e.parent is None]
+        positions = [nav.index(f"{chapter.id}/{s.id}.md") for s in sections]
+        assert positions == sorted(positions), chapter.id
+
+
+# --- anchors ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_entry_has_exactly_one_anchor_in_its_site(library: Library, root: Path, lang: str):
+    counts: dict[str, int] = {}
+    for path in html_pages(root / lang):
+        if path.name == "404.html":
+            continue
+        for anchor in parse(path).ids:
+            counts[anchor] = counts.get(anchor, 0) + 1
+    for entry in library.in_lang(lang):
+        assert counts.get(entry.id, 0) == 1, f"{entry.key}: {counts.get(entry.id, 0)} anchors"
+
+
+def test_every_exported_url_opens_its_anchor(library: Library, root: Path):
+    for entry in library.entries:
+        url = entry_to_dict(library, entry)["url"]
+        assert url == entry_url(library, entry)
+        path = file_of(root, url)
+        assert path is not None, f"{entry.key}: {url} is not a page"
+        fragment = urlsplit(url).fragment
+        assert fragment == entry.id
+        assert fragment in parse(path).ids, f"{entry.key}: {url} has no #{fragment}"
+
+
+def test_pages_match_urls_page_path(library: Library, built_site: Path):
+    for entry in library.entries:
+        assert (built_site / "docs" / entry.lang / page_path(library, entry)).is_file()
+
+
+def test_section_page_h1_is_the_section_id(library: Library, root: Path):
+    for entry in library.entries:
+        if entry.parent is None:
+            page = parse(file_of(root, entry_url(library, entry)))  # type: ignore[arg-type]
+            h1 = [a for tag, a in page.elements if tag == "h1"]
+            assert h1 and h1[0].get("id") == entry.id
+
+
+def test_run_in_and_list_item_entries_are_paragraph_anchors(library: Library, root: Path):
+    seen = set()
+    for entry in library.entries:
+        if entry.form == "heading":
+            continue
+        seen.add(entry.form)
+        page = parse(file_of(root, entry_url(library, entry)))  # type: ignore[arg-type]
+        tags = [(tag, a) for tag, a in page.elements if a.get("id") == entry.id]
+        assert tags and tags[0][0] == "p" and "pv-lead" in tags[0][1].get("class", ""), entry.key
+    assert seen == {"run-in", "list-item"}
+
+
+# --- links -------------------------------------------------------------------------------
+
+
+def test_every_internal_link_and_anchor_resolves(root: Path):
+    problems = []
+    checked = 0
+    for path in html_pages(root):
+        base = url_of(root, path)
+        for tag, raw in parse(path).links:
+            url = urljoin(base, html.unescape(raw))
+            parts = urlsplit(url)
+            if f"{parts.scheme}://{parts.netloc}" != ORIGIN:
+                continue  # external, or the configured site_url of the canonical link
+            target = file_of(root, url)
+            checked += 1
+            if target is None:
+                problems.append(f"{path.relative_to(root)}: {raw} → no such page")
+                continue
+            if parts.fragment and target.suffix == ".html":
+                if parts.fragment.startswith("__"):  # Material's own (#__search, #__drawer)
+                    continue
+                if unquote(parts.fragment) not in parse(target).ids:
+                    problems.append(f"{path.relative_to(root)}: {raw} → no #{parts.fragment}")
+    assert checked > 1000
+    assert not problems, "\n".join(problems[:30])
+
+
+def test_cross_references_are_links_to_their_targets(library: Library, root: Path):
+    for entry in library.entries:
+        page_file = file_of(root, entry_url(library, entry))
+        assert page_file is not None
+        base = url_of(root, page_file)
+        targets = {urljoin(base, html.unescape(h)) for _, h in parse(page_file).links}
+        for ref_id in entry.linked_ids:
+            target = library.get(entry.lang, ref_id)
+            assert f"{ORIGIN}{entry_url(library, target)}" in targets, f"{entry.key} → {ref_id}"  # type: ignore[arg-type]
+
+
+def test_previews_are_on_rule_links_only(root: Path):
+    page = parse(root / "ru" / "combat" / "movement" / "index.html")
+    previewed = [a["href"] for tag, a in page.elements if tag == "a" and "data-preview" in a]
+    assert previewed, "no link has a preview"
+    assert all(not h.startswith(("../../a-z", "../../calculators")) and "a-z" not in h for h in previewed)
+    nav_links = [a for tag, a in page.elements if tag == "a" and "md-nav__link" in a.get("class", "")]
+    assert nav_links and not any("data-preview" in a for a in nav_links)
+
+
+def test_undefined_terms_are_marked_not_linked(library: Library, root: Path):
+    entry = next(e for e in library.in_lang("ru") if e.undefined_terms)
+    page = parse(file_of(root, entry_url(library, entry)))  # type: ignore[arg-type]
+    spans = [a for tag, a in page.elements if tag == "span" and "term-undefined" in a.get("class", "")]
+    assert spans and all(a.get("title") == "Определено в другом месте правил" for a in spans)
+
+
+def test_backlinks_list_what_links_here(library: Library, root: Path):
+    entry = library.get("ru", "grapple")
+    assert entry is not None
+    backlinks = library.backlinks(entry)
+    assert len(backlinks) == 4
+    md = (root.parent / "docs" / "ru" / page_path(library, entry)).read_text(encoding="utf-8")
+    block = md.split("{#grapple}", 1)[1].split('<div class="pv-backlinks" markdown>', 1)[1].split("</div>", 1)[0]
+    assert "4 ссылки" in block
+    for b in backlinks:
+        assert f"#{b.id})" in block
+
+
+def test_counterparts_link_across_and_say_when_editions_differ(library: Library, root: Path):
+    ru = library.get("ru", "cast-a-spell")
+    cs = library.get("cs", "material")
+    assert ru is not None and cs is not None
+    ru_page = file_of(root, entry_url(library, ru))
+    ru_links = {urljoin(url_of(root, ru_page), h) for _, h in parse(ru_page).links}  # type: ignore[arg-type]
+    for cp in ru.counterparts:
+        other = library.by_key(cp.key)
+        assert f"{ORIGIN}{entry_url(library, other)}" in ru_links  # type: ignore[arg-type]
+    cs_page = parse(file_of(root, entry_url(library, cs)))  # type: ignore[arg-type]
+    assert "Русский" in cs_page.text
+    assert "Vydání se liší" in cs_page.text
+    note = next(c.note for c in cs.counterparts if c.note)
+    assert " ".join(note.split()) in cs_page.text
+    assert "Čeština" in parse(ru_page).text  # type: ignore[arg-type]
+
+
+def test_every_entry_shows_english_name_edition_and_source(library: Library, root: Path):
+    for entry in library.entries:
+        page = parse(file_of(root, entry_url(library, entry)))  # type: ignore[arg-type]
+        for text in (entry.en, str(entry.edition), entry.source):
+            assert " ".join(text.split()) in page.text, f"{entry.key}: {text!r} missing"
+
+
+def test_rules_text_is_on_the_page_word_for_word(library: Library, root: Path):
+    for entry in library.entries:
+        page = parse(file_of(root, entry_url(library, entry)))  # type: ignore[arg-type]
+        for line in library.text(entry).splitlines():
+            assert " ".join(line.split()) in page.text, f"{entry.key}: {line[:60]!r}"
+
+
+# --- A–Z index ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_z_index_lists_titles_english_names_and_aliases(library: Library, root: Path, lang: str):
+    page = parse(root / lang / "a-z" / "index.html")
+    text = page.text.casefold()  # one row per spelling: «Grapple» and «grapple» share it
+    for entry in library.in_lang(lang):
+        for term in (entry.title, entry.en, *entry.aliases):
+            assert term.casefold() in text, f"{entry.key}: {term!r} not in the index"
+    base = url_of(root, root / lang / "a-z" / "index.html")
+    linked = {urljoin(base, h) for _, h in page.links}
+    for entry in library.in_lang(lang):
+        assert f"{ORIGIN}{entry_url(library, entry)}" in linked, entry.key
+
+
+def test_a_z_index_is_alphabetical(library: Library):
+    for lang in LANGS:
+        terms = [t.display for t in pages.index_terms(library, lang)]
+        assert terms == sorted(terms, key=lambda t: pages.collation_key(t, lang))
+    cs_letters = [pages.letter_of(t.display, "cs") for t in pages.index_terms(library, "cs")]
+    assert cs_letters.index("H") < cs_letters.index("Ch") if "Ch" in cs_letters else True
+
+
+# --- the Markdown ----------------------------------------------------------------------------
+
+
+def test_generated_markdown_is_deterministic(library: Library, built_site: Path):
+    first = site.language_sites(library)
+    second = site.language_sites(library)
+    for a, b in zip(first, second):
+        assert [(p.path, p.markdown.encode()) for p in a.pages] == [(p.path, p.markdown.encode()) for p in b.pages]
+        for page in a.pages:
+            written = (built_site / "docs" / a.lang / page.path).read_bytes()
+            assert written == page.markdown.encode("utf-8"), page.path
+
+
+def test_markdown_keeps_rules_text_and_adds_only_catalog_strings(library: Library):
+    ru = next(s for s in site.language_sites(library) if s.lang == "ru")
+    md = ru.page("combat/actions.md").markdown
+    assert "## Атака {#attack}" in md
+    assert "[Захват](#grapple)" in md
+    assert "See also" not in md and "См. также" in md
+
+
+# --- strictness --------------------------------------------------------------------------------
+
+
+def test_a_broken_link_fails_the_build(tmp_path: Path):
+    broken = pages.LanguageSite(
+        "ru", "Test", [pages.Page("index.md", "Home", "# Home\n\n[gone](missing.md#nowhere)\n")], ["index.md"]
+    )
+    site.write_docs(broken, tmp_path / "docs" / "ru")
+    config = site.write_config(broken, tmp_path, "http://127.0.0.1:8000/")
+    with pytest.raises(site.SiteBuildError) as err:
+        site.run_mkdocs(config, "ru", tmp_path / "out")
+    assert "missing.md" in str(err.value)
+
+
+def test_a_broken_anchor_fails_the_build(tmp_path: Path):
+    broken = pages.LanguageSite(
+        "cs",
+        "Test",
+        [pages.Page("index.md", "Home", "# Home\n\n[x](other.md#nowhere)\n"), pages.Page("other.md", "Other", "# Other {#other}\n")],
+        ["index.md", "other.md"],
+    )
+    site.write_docs(broken, tmp_path / "docs" / "cs")
+    config = site.write_config(broken, tmp_path, "http://127.0.0.1:8000/")
+    with pytest.raises(site.SiteBuildError) as err:
+        site.run_mkdocs(config, "cs", tmp_path / "out")
+    assert "nowhere" in str(err.value)
+
+
+def test_a_failed_build_keeps_the_previous_site(library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    old = site_dir(tmp_path)
+    old.mkdir(parents=True)
+    (old / "index.html").write_text("previous", encoding="utf-8")
+
+    def fail(*args, **kwargs):
+        raise site.SiteBuildError("ru", ["boom"])
+
+    monkeypatch.setattr(site, "run_mkdocs", fail)
+    with pytest.raises(site.SiteBuildError):
+        site.build_site(library, tmp_path)
+    assert (old / "index.html").read_text(encoding="utf-8") == "previous"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+
+
+# --- catalogs ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "lang, forms",
+    [("ru", ["1 ссылка", "2 ссылки", "5 ссылок", "21 ссылка", "22 ссылки", "11 ссылок"]),
+     ("cs", ["1 odkaz", "2 odkazy", "5 odkazů", "4 odkazy", "11 odkazů", "0 odkazů"])],
+)
+def test_plurals(lang: str, forms: list[str]):
+    t = pages.Translator(lang)
+    for form in forms:
+        n = int(form.split()[0])
+        assert t.ngettext("%(num)d link", "%(num)d links", n) == form
+
+
+def _catalog(lang: str):
+    from babel.messages.pofile import read_po
+
+    with (LOCALES_DIR / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return read_po(f, locale=lang, domain="messages")
+
+
+def test_catalogs_translate_every_site_string():
+    from babel.messages.extract import extract_from_file
+
+    used = set()
+    for module in ("pages.py", "site.py", "server.py"):
+        path = Path(pages.__file__).with_name(module)
+        for _, message, _, _ in extract_from_file("python", str(path)):
+            used.add(message if isinstance(message, str) else message[0])
+    assert used, "no UI strings found"
+    for lang in LANGS:
+        catalog = _catalog(lang)
+        for msgid in used:
+            message = catalog.get(msgid)
+            assert message is not None, f"{lang}: {msgid!r} not in messages.po (run 'make locales')"
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert all(strings) and not message.fuzzy, f"{lang}: {msgid!r} is not translated"
+
+
+def test_translations_keep_placeholders():
+    for lang in LANGS:
+        for message in _catalog(lang):
+            if not message.id:
+                continue
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)
+            wanted = set(re.findall(r"%\(\w+\)[ds]", ids[0]))
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            for s in strings:
+                assert set(re.findall(r"%\(\w+\)[ds]", s)) == wanted, (lang, message.id, s)
+
+
+def test_ui_text_is_translated_in_pages(root: Path):
+    ru = parse(root / "ru" / "combat" / "actions" / "index.html").text
+    cs = parse(root / "cs" / "spellcasting" / "spell-slots" / "index.html").text
+    assert "См. также" in ru and "Viz také" in cs
+    assert i18n.gettext("cs", "See also") == "Viz také"
