@@ -192,3 +192,127 @@ def serve(ctx: Context, build_dir: Path | None, host: str, port: int, watch: boo
 
     ctx.library()  # fail early and clearly on broken content
     run(build_dir=build_dir, content_dir=ctx.content_dir, host=host, port=port, watch=watch)
+
+
+# --- calc: the calculators (pravila.calculators, pravila.answers) --------------
+
+CALC_SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")  # = calculators.SIZES
+
+
+class _CalcGroup(click.Group):
+    """A calculator's bad input is one clear line: the message, no usage text."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as e:
+            error = click.ClickException(e.format_message())
+            error.exit_code = e.exit_code
+            raise error from e
+
+
+def _calc_output_options(f):
+    f = click.option("--metric", is_flag=True, help="Also give lengths in metres (5 ft = 1.5 m).")(f)
+    f = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON, with the answer's lines.")(f)
+    f = click.option("--lang", type=LANG_CHOICE, help="Language of the answer (default: English).")(f)
+    return f
+
+
+def _calc_answer(ctx: Context, compute, lang: str | None, as_json: bool, metric: bool) -> None:
+    from .answers import describe, error_message, rule_link, text
+    from .calculators import CalcError
+
+    try:
+        result = compute()
+    except CalcError as e:
+        raise click.ClickException(error_message(e, lang)) from e
+    lines = describe(result, lang, metric=metric)
+    if as_json:
+        click.echo(json.dumps({**result.to_dict(), "answer": lines}, ensure_ascii=False, indent=2))
+        return
+    for line in lines:
+        click.echo(line)
+    if result.rules:
+        library = ctx.library()
+        click.echo(text(lang, "rules"))
+        for key in result.rules:
+            link = rule_link(library, key, lang)
+            click.echo(f"  {link.title} [{key}] {link.url}")
+
+
+@main.group(cls=_CalcGroup)
+def calc() -> None:
+    """Calculators for the table: jumps, spell save DC, movement in a turn.
+
+    Each answer names the rules it applied (entry id and page).
+    """
+
+
+@calc.command("jump")
+@click.option("--strength", type=int, required=True, help="Strength score (1-30).")
+@click.option("--standing", is_flag=True, help="No running start of at least 10 feet: half the distance.")
+@click.option("--height", "height_ft", type=float, help="The creature's height in feet: how high it reaches.")
+@click.option("--movement", "movement_ft", type=float,
+              help="Movement left this turn in feet; every foot jumped counts against it.")
+@_calc_output_options
+@pass_ctx
+def calc_jump(ctx: Context, strength: int, standing: bool, height_ft: float | None, movement_ft: float | None,
+              lang: str | None, as_json: bool, metric: bool) -> None:
+    """How far and how high a jump goes, and what it reaches."""
+    from .calculators import jump
+
+    _calc_answer(ctx, lambda: jump(strength, standing=standing, height_ft=height_ft, movement_ft=movement_ft),
+                 lang, as_json, metric)
+
+
+@calc.command("spell")
+@click.option("--proficiency", type=int, help="Proficiency bonus (2-9); give --ability-mod with it.")
+@click.option("--ability-mod", type=int, help="Spellcasting ability modifier (-5 to 10).")
+@click.option("--level", type=int, help="Character level (1-20); give --ability-score with it.")
+@click.option("--ability-score", type=int, help="Spellcasting ability score (1-30).")
+@_calc_output_options
+@pass_ctx
+def calc_spell(ctx: Context, proficiency: int | None, ability_mod: int | None, level: int | None,
+               ability_score: int | None, lang: str | None, as_json: bool, metric: bool) -> None:
+    """Spell save DC and spell attack bonus.
+
+    Give --proficiency and --ability-mod, or --level and --ability-score.
+    """
+    from .calculators import spell
+
+    _calc_answer(ctx, lambda: spell(proficiency=proficiency, ability_mod=ability_mod, level=level,
+                                    ability_score=ability_score), lang, as_json, metric)
+
+
+@calc.command("move", context_settings={"ignore_unknown_options": True})  # a leg may be "-5"
+@click.argument("legs", metavar="[LEG]...", nargs=-1)
+@click.option("--speed", type=int, required=True, help="Walking speed in feet.")
+@click.option("--climb-speed", type=int, default=0, show_default=True, help="Climbing speed in feet (0: none).")
+@click.option("--swim-speed", type=int, default=0, show_default=True, help="Swimming speed in feet (0: none).")
+@click.option("--fly-speed", type=int, default=0, show_default=True, help="Flying speed in feet (0: none).")
+@click.option("--size", type=click.Choice(CALC_SIZES, case_sensitive=False), default="medium", show_default=True,
+              help="Your size.")
+@click.option("--drag", type=click.Choice(CALC_SIZES, case_sensitive=False),
+              help="Size of a grappled creature you drag or carry.")
+@click.option("--dash", is_flag=True, help="Take the Dash action: extra movement equal to your speed.")
+@click.option("--stand-up", is_flag=True, help="Stand up from prone first (half your speed).")
+@click.option("--mount", is_flag=True, help="Mount or dismount at the end (half your speed).")
+@_calc_output_options
+@pass_ctx
+def calc_move(ctx: Context, legs: tuple[str, ...], speed: int, climb_speed: int, swim_speed: int, fly_speed: int,
+              size: str, drag: str | None, dash: bool, stand_up: bool, mount: bool, lang: str | None,
+              as_json: bool, metric: bool) -> None:
+    """Can you still get there this turn? The path's cost, leg by leg.
+
+    Each LEG is DIST[,difficult][,climb|swim|crawl|fly] in feet, e.g. 10,difficult,climb
+    (repeat 'difficult' for several effects: they do not stack), or a step in its place:
+    stand-up, mount, dismount.
+    """
+    from .calculators import move, parse_leg
+
+    def compute():
+        path = [parse_leg(text, number) for number, text in enumerate(legs, 1)]
+        return move(speed, path, climb_speed=climb_speed, swim_speed=swim_speed, fly_speed=fly_speed,
+                    size=size.lower(), drag=drag.lower() if drag else None, dash=dash, stand_up=stand_up, mount=mount)
+
+    _calc_answer(ctx, compute, lang, as_json, metric)
