@@ -244,13 +244,20 @@ def test_cross_references_are_links_to_their_targets(library: Library, root: Pat
             assert f"{ORIGIN}{entry_url(library, target)}" in targets, f"{entry.key} → {ref_id}"  # type: ignore[arg-type]
 
 
-def test_previews_are_on_rule_links_only(root: Path):
-    page = parse(root / "ru" / "combat" / "movement" / "index.html")
-    previewed = [a["href"] for tag, a in page.elements if tag == "a" and "data-preview" in a]
-    assert previewed, "no link has a preview"
-    assert all(not h.startswith(("../../a-z", "../../calculators")) and "a-z" not in h for h in previewed)
-    nav_links = [a for tag, a in page.elements if tag == "a" and "md-nav__link" in a.get("class", "")]
-    assert nav_links and not any("data-preview" in a for a in nav_links)
+def test_previews_are_on_rule_links_only(library: Library, root: Path):
+    movement = library.get("ru", "movement")
+    page_file = file_of(root, entry_url(library, movement))  # type: ignore[arg-type]
+    page = parse(page_file)  # type: ignore[arg-type]
+    anchors = [a for tag, a in page.elements if tag == "a"]
+    previewed = {a["href"] for a in anchors if "data-preview" in a}
+    for ref_id in movement.linked_ids:  # type: ignore[union-attr]
+        target = library.get("ru", ref_id)
+        assert any(h.endswith(f"#{target.id}") for h in previewed), ref_id  # type: ignore[union-attr]
+    for a in anchors:
+        cls = a.get("class", "")
+        if "headerlink" in cls or "md-nav__link" in cls or "md-tabs__link" in cls or "md-footer" in cls:
+            assert "data-preview" not in a, a
+    assert not any(h.startswith("../../a-z") or "calculators" in h for h in previewed)
 
 
 def test_undefined_terms_are_marked_not_linked(library: Library, root: Path):

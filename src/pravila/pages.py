@@ -13,6 +13,9 @@ anchor ``#id`` on it:
 - ``list-item`` entries are items of one ``<ul>`` per run of siblings, the
   item's first paragraph carrying the id.
 
+Links to rules carry ``{ data-preview }``: Material's hover previews are on
+rule links only (not on permalinks, navigation or tools).
+
 Rules text stays exactly as in the YAML; everything added around it (labels,
 badges, «see also», the A–Z index) comes from the gettext domain
 ``messages``.
@@ -77,7 +80,6 @@ class LanguageSite:
     site_name: str
     pages: list[Page]
     nav: list[Any]
-    preview_targets: list[str] = field(default_factory=list)
 
     def page(self, path: str) -> Page:
         return next(p for p in self.pages if p.path == path)
@@ -115,6 +117,19 @@ def md_link(from_path: str, to_path: str, anchor: str | None = None) -> str:
         return frag or posixpath.basename(to_path)
     rel = posixpath.relpath(to_path, posixpath.dirname(from_path) or ".")
     return rel + frag
+
+
+PREVIEW = "{ data-preview }"
+"""attr_list suffix of a rule link: Material shows the target in a tooltip on hover."""
+
+
+def rule_link(text: str, target: str) -> str:
+    """A Markdown link to a rule, with Material's hover preview.
+
+    >>> rule_link("захвата", "actions.md#grapple")
+    '[захвата](actions.md#grapple){ data-preview }'
+    """
+    return f"[{text}]({target}){PREVIEW}"
 
 
 def cross_site_href(from_lang: str, from_path: str, to_lang: str, to_path: str, anchor: str | None = None) -> str:
@@ -261,8 +276,7 @@ def language_site(
     if calculators_page is not None:
         pages.append(Page(CALCULATORS_PAGE, t._("Calculators"), calculators_page(lang, library)))
         nav.append({t._("Calculators"): CALCULATORS_PAGE})
-    targets = [f"{c.id}/*" for c in chapters]
-    return LanguageSite(lang, t._("Pravila"), pages, nav, targets)
+    return LanguageSite(lang, t._("Pravila"), pages, nav)
 
 
 def _check_paths(library: Library, lang: str, chapters: list[Chapter]) -> None:
@@ -362,7 +376,7 @@ class _EntryRenderer:
             return ref.text or ref.target
         text = ref.text or md_text(target.title)
         if target_lang == self.lang:
-            return f"[{text}]({self.link_to(target)})"
+            return rule_link(text, self.link_to(target))
         href = cross_site_href(self.lang, self.path, target_lang, page_path(self.library, target), target.id)
         return f'<a href="{esc(href)}" hreflang="{target_lang}" lang="{target_lang}" target="_self">{text}</a>'
 
@@ -454,7 +468,7 @@ class _EntryRenderer:
         links = []
         for b in sources:
             title, context = entry_label(self.library, b, self.ambiguous)
-            link = f"[{md_text(title)}]({self.link_to(b)})"
+            link = rule_link(md_text(title), self.link_to(b))
             if context:
                 link += f' <span class="pv-context">({esc(context)})</span>'
             links.append(link)
@@ -534,7 +548,7 @@ def _home_page(library: Library, lang: str, t: Translator, has_calculators: bool
     for chapter in library.chapters_in(lang):
         sections = [e for e in library.entries_of(chapter) if e.parent is None]
         count = t.ngettext("%(num)d rule", "%(num)d rules", len(library.entries_of(chapter)))
-        links = "\n".join(f"- [{md_text(s.title)}]({md_link(path, page_path(library, s))})" for s in sections)
+        links = "\n".join(f"- {rule_link(md_text(s.title), md_link(path, page_path(library, s)))}" for s in sections)
         cards.append(
             f'<div class="pv-card" markdown>\n\n'
             f"## [{md_text(chapter.title)}]({md_link(path, f'{chapter.id}/index.md')}) {{#chapter-{chapter.id}}}\n\n"
@@ -574,7 +588,7 @@ def _chapter_page(library: Library, chapter: Chapter, t: Translator) -> str:
     blocks.append(f'<p class="pv-count">{esc(count)}</p>')
 
     def item(e: Entry, depth: int) -> list[str]:
-        line = f"{'    ' * depth}- [{md_text(e.title)}]({md_link(path, page_path(library, e), e.id if e.parent else None)})"
+        line = f"{'    ' * depth}- " + rule_link(md_text(e.title), md_link(path, page_path(library, e), e.id if e.parent else None))
         line += f' <span class="pv-en" lang="en">{esc(e.en)}</span>'
         out = [line]
         for child_id in e.children:
@@ -644,7 +658,7 @@ def _terms_page(library: Library, lang: str, t: Translator) -> str:
 
     def target_link(e: Entry, text: str | None = None) -> str:
         title, context = entry_label(library, e, ambiguous)
-        link = f"[{md_text(text or title)}]({md_link(path, page_path(library, e), e.id)})"
+        link = rule_link(md_text(text or title), md_link(path, page_path(library, e), e.id))
         if context:
             link += f' <span class="pv-context">({esc(context)})</span>'
         return link

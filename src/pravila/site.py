@@ -152,7 +152,6 @@ def site_config(site: LanguageSite, *, url: str, docs_dir: str, site_out: str) -
         "extra_javascript": [f"{ASSETS_PREFIX}/{a}" for a in assets if a.endswith(".js")],
         "markdown_extensions": {
             "toc": {"permalink": True, "permalink_title": t._("Link to this rule")},
-            "material.extensions.preview": {"targets": {"include": site.preview_targets}},
         },
         "plugins": {"search": {"lang": ["ru", "en"] if site.lang == "ru" else ["en"]}},
     }

@@ -1,0 +1,225 @@
+"""A reader's way through the site in headless Chromium, on a laptop and on a phone.
+
+Screenshots go to ``build/screenshots/`` (desktop 1280 px and phone 360 px wide).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pravila.content import Library
+from pravila.urls import entry_url
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 780}
+
+
+@pytest.fixture()
+def desktop(browser, request):
+    context = browser.new_context(viewport=DESKTOP, locale="en-US", color_scheme="light")
+    context.set_default_timeout(10_000)
+    yield context
+    context.close()
+
+
+@pytest.fixture()
+def phone(browser):
+    context = browser.new_context(
+        viewport=PHONE, locale="ru-RU", is_mobile=True, has_touch=True, device_scale_factor=2, color_scheme="light"
+    )
+    context.set_default_timeout(10_000)
+    yield context
+    context.close()
+
+
+def _errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def _in_viewport(page, selector: str) -> bool:
+    return page.evaluate(
+        """(sel) => { const el = document.querySelector(sel); if (!el) return false;
+                      const r = el.getBoundingClientRect();
+                      return r.bottom > 0 && r.top < window.innerHeight; }""",
+        selector,
+    )
+
+
+def test_reader_journey_on_desktop(desktop, live_server: str, library: Library, screenshot_dir: Path):
+    from playwright.sync_api import expect
+
+    page = desktop.new_page()
+    errors = _errors(page)
+
+    # / without a matching Accept-Language: the chooser
+    page.goto(f"{live_server}/")
+    expect(page.locator("a[hreflang=ru]")).to_be_visible()
+    page.screenshot(path=screenshot_dir / "desktop-01-chooser.png")
+
+    # … to the Russian site
+    page.click("a[hreflang=ru]")
+    expect(page).to_have_url(f"{live_server}/ru/")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    page.screenshot(path=screenshot_dir / "desktop-02-home-ru.png")
+
+    # open an entry from the navigation: chapter tab, section in the sidebar, entry in the contents
+    page.click(".md-tabs__link:has-text('Бой')")
+    expect(page).to_have_url(f"{live_server}/ru/combat/")
+    page.click(".md-nav--primary a.md-nav__link:has-text('Действия')")
+    expect(page).to_have_url(f"{live_server}/ru/combat/actions/")
+    expect(page.locator("h1")).to_have_text(re.compile("Действия"))
+    page.click(".md-sidebar--secondary a.md-nav__link[href$='#grapple']")
+    expect(page).to_have_url(re.compile(r"/ru/combat/actions/#grapple$"))
+    assert _in_viewport(page, "#grapple")
+    page.screenshot(path=screenshot_dir / "desktop-03-entry.png")
+
+    # follow a cross-reference to another page
+    page.click("article a[data-preview][href$='movement/#being-prone']")
+    expect(page).to_have_url(f"{live_server}/ru/combat/movement/#being-prone")
+    page.wait_for_timeout(300)
+    assert _in_viewport(page, "#being-prone")
+
+    # hover one and see the preview of its target
+    link = page.locator("article a[data-preview][href$='#difficult-terrain']").first
+    link.scroll_into_view_if_needed()
+    link.hover()
+    tooltip = page.locator(".md-tooltip2--active")
+    expect(tooltip).to_be_visible()
+    expect(tooltip).to_contain_text("Труднопроходимая местность")
+    expect(tooltip).to_contain_text("Difficult Terrain")
+    page.screenshot(path=screenshot_dir / "desktop-04-preview.png")
+
+    # switch to the Czech counterpart of «Накладывание заклинания»
+    cast = library.get("ru", "cast-a-spell")
+    page.goto(f"{live_server}{entry_url(library, cast)}")  # type: ignore[arg-type]
+    counterpart = page.locator("#cast-a-spell ~ .pv-counterparts a[hreflang=cs]").first
+    expect(counterpart).to_be_visible()
+    counterpart.scroll_into_view_if_needed()
+    page.screenshot(path=screenshot_dir / "desktop-05-counterparts.png")
+    target = library.get("cs", "casting-spells")
+    counterpart.click()
+    expect(page).to_have_url(f"{live_server}{entry_url(library, target)}")  # type: ignore[arg-type]
+    expect(page.locator("html")).to_have_attribute("lang", "cs")
+    expect(page.locator("h1")).to_have_text(re.compile("Sesílání kouzel"))
+    page.screenshot(path=screenshot_dir / "desktop-06-czech.png")
+
+    assert errors == []
+
+
+def test_counterpart_note_and_edition_on_desktop(desktop, live_server: str, library: Library, screenshot_dir: Path):
+    from playwright.sync_api import expect
+
+    page = desktop.new_page()
+    material = library.get("cs", "material")
+    page.goto(f"{live_server}{entry_url(library, material)}")  # type: ignore[arg-type]
+    block = page.locator("#material ~ .pv-counterparts").first
+    expect(block).to_contain_text("Vydání se liší")
+    expect(block).to_contain_text("Redakční poznámka")
+    expect(page.locator("#material")).to_be_in_viewport()
+    page.screenshot(path=screenshot_dir / "desktop-07-counterpart-note.png")
+
+
+def test_run_in_preview_and_a_z_filter(desktop, live_server: str, screenshot_dir: Path):
+    from playwright.sync_api import expect
+
+    page = desktop.new_page()
+    errors = _errors(page)
+    page.goto(f"{live_server}/cs/a-z/")
+    box = page.locator(".pv-az-filter")
+    expect(box).to_be_visible()
+    box.fill("upcast")  # an English alias («upcast», «upcasting») finds the Czech rule
+    visible = page.locator(".pv-az-group li:visible")
+    expect(visible).to_have_count(2)
+    for row in visible.all():
+        expect(row).to_contain_text("Použití pozice pro kouzlo vyšší úrovně")
+    box.fill("zzzz")
+    expect(page.locator(".pv-az-empty")).to_be_visible()
+    box.fill("soustredeni")  # no diacritics
+    expect(page.locator(".pv-az-group li:visible").first).to_contain_text("Soustředění")
+    box.fill("")
+    page.screenshot(path=screenshot_dir / "desktop-08-a-z-cs.png")
+
+    # a list-item entry: its preview is that entry, not the whole list
+    page.goto(f"{live_server}/cs/spellcasting/spell-level/")
+    link = page.locator("article a[data-preview][href$='#cantrips']").first
+    link.hover()
+    tooltip = page.locator(".md-tooltip2--active")
+    expect(tooltip).to_contain_text("Cantrip se sesílá")
+    expect(tooltip).not_to_contain_text("Rituály")
+    page.screenshot(path=screenshot_dir / "desktop-09-list-item-preview.png")
+    assert errors == []
+
+
+def test_dark_mode_toggle(desktop, live_server: str, screenshot_dir: Path):
+    from playwright.sync_api import expect
+
+    page = desktop.new_page()
+    page.goto(f"{live_server}/ru/combat/actions/")
+    body = page.locator("body")
+    before = body.get_attribute("data-md-color-scheme")
+    for _ in range(3):
+        if body.get_attribute("data-md-color-scheme") == "slate":
+            break
+        page.locator("form[data-md-component=palette] label:visible").first.click()
+    expect(body).to_have_attribute("data-md-color-scheme", "slate")
+    assert before != "slate"
+    page.screenshot(path=screenshot_dir / "desktop-10-dark.png")
+
+
+def test_reader_journey_on_a_phone(phone, live_server: str, library: Library, screenshot_dir: Path):
+    from playwright.sync_api import expect
+
+    page = phone.new_page()
+    errors = _errors(page)
+
+    # Accept-Language: ru → the server sends the phone to /ru/
+    page.goto(f"{live_server}/")
+    expect(page).to_have_url(f"{live_server}/ru/")
+    page.screenshot(path=screenshot_dir / "phone-01-home-ru.png")
+
+    # the navigation drawer: chapter → section
+    page.click("label.md-header__button[for='__drawer']")
+    expect(page.locator(".md-nav--primary")).to_be_visible()
+    page.screenshot(path=screenshot_dir / "phone-02-drawer.png")
+    page.locator(".md-nav--primary .md-nav__item--nested > .md-nav__container label").first.click()
+    section = page.locator(".md-nav--primary a.md-nav__link:has-text('Движение'):visible").first
+    expect(section).to_be_visible()
+    section.click()
+    expect(page).to_have_url(f"{live_server}/ru/combat/movement/")
+    page.screenshot(path=screenshot_dir / "phone-03-section.png")
+
+    # an entry with its meta line, «see also» and a cross-reference
+    page.goto(f"{live_server}{entry_url(library, library.get('ru', 'being-prone'))}")  # type: ignore[arg-type]
+    expect(page.locator("#being-prone")).to_be_in_viewport()
+    page.screenshot(path=screenshot_dir / "phone-04-entry.png")
+
+    for path in ("/ru/", "/ru/combat/actions/", "/ru/a-z/", "/cs/spellcasting/components/", "/cs/spellcasting/effects/"):
+        page.goto(f"{live_server}{path}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{path} is {width} px wide on a 360 px screen"
+    page.goto(f"{live_server}/ru/a-z/")
+    page.screenshot(path=screenshot_dir / "phone-05-a-z.png")
+    page.goto(f"{live_server}/cs/spellcasting/effects/#clear-path-to-a-target")
+    page.wait_for_timeout(300)
+    page.screenshot(path=screenshot_dir / "phone-06-counterpart.png")
+    assert errors == []
+
+
+def test_print_stylesheet_hides_the_chrome(desktop, live_server: str, screenshot_dir: Path):
+    page = desktop.new_page()
+    page.goto(f"{live_server}/ru/combat/actions/")
+    page.emulate_media(media="print")
+    hidden = page.evaluate(
+        """() => ['.md-header', '.md-sidebar--primary', '.md-footer', '.pv-backlinks']
+              .map(s => document.querySelector(s))
+              .map(el => !el || getComputedStyle(el).display === 'none')"""
+    )
+    assert all(hidden), hidden
+    page.pdf(path=str(screenshot_dir / "print-actions-ru.pdf"))
