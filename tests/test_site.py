@@ -391,7 +391,7 @@ def test_a_failed_build_keeps_the_previous_site(library: Library, tmp_path: Path
     def fail(*args, **kwargs):
         raise site.SiteBuildError("ru", ["boom"])
 
-    monkeypatch.setattr(site, "run_mkdocs", fail)
+    monkeypatch.setattr(site, "run_mkdocs_all", fail)
     with pytest.raises(site.SiteBuildError):
         site.build_site(library, tmp_path)
     assert (old / "index.html").read_text(encoding="utf-8") == "previous"

@@ -479,36 +479,38 @@ class _EntryRenderer:
         return [f'<div class="pv-backlinks" markdown>\n\n{head}\n\n{items}\n\n</div>']
 
     def counterparts(self, e: Entry) -> list[str]:
-        if not e.counterparts:
+        """Links to the same rule in the other language, with the editorial notes.
+
+        When the editions differ the block says so once, above the links.
+        """
+        others = [(cp, self.library.by_key(cp.key)) for cp in e.counterparts]
+        others = [(cp, o) for cp, o in others if o is not None]
+        if not others:
             return []
-        rows = []
-        for cp in e.counterparts:
-            other = self.library.by_key(cp.key)
-            if other is None:
-                continue
+        lines = []
+        differing = sorted({o.edition for _, o in others if o.edition != e.edition})  # type: ignore[union-attr]
+        if differing:
+            diff = self.t._("The editions differ: these are the %(here)s rules, the counterpart follows the %(there)s rules.")
+            there = ", ".join(str(y) for y in differing)
+            lines.append(f'<p class="pv-counterparts__diff">{esc(diff % {"here": e.edition, "there": there})}</p>')
+        for cp, other in others:
+            assert other is not None
             href = cross_site_href(self.lang, self.path, other.lang, page_path(self.library, other), other.id)
-            lang_name = LANGUAGE_NAMES[other.lang]
             parent = self.library.parent_of(other)
             context = f' <span class="pv-context" lang="{other.lang}">({esc(parent.title)})</span>' if parent else ""
-            row = (
-                f'<p class="pv-counterpart"><span class="pv-counterpart__lang" lang="{other.lang}">{esc(lang_name)}</span> '
+            lines.append(
+                f'<p class="pv-counterpart"><span class="pv-counterpart__lang" lang="{other.lang}">'
+                f"{esc(LANGUAGE_NAMES[other.lang])}</span> "
                 f'<a href="{esc(href)}" hreflang="{other.lang}" lang="{other.lang}" target="_self">{esc(other.title)}</a>'
                 f"{context} {_badge(self.t, other.edition)}</p>"
             )
-            notes = []
-            if other.edition != e.edition:
-                diff = self.t._("The editions differ: these are the %(here)s rules, the counterpart follows the %(there)s rules.")
-                notes.append(f'<p class="pv-counterpart__diff">{esc(diff % {"here": e.edition, "there": other.edition})}</p>')
             note, note_lang = cp.note, e.lang
-            if not note:
+            if not note:  # a pair declared on the other side: its note, in its language
                 mirror = next((c for c in other.counterparts if c.key == e.key), None)
                 note, note_lang = (mirror.note if mirror else None), other.lang
             if note:
-                notes.append(f'<p class="pv-counterpart__note" lang="{note_lang}">{esc(note)}</p>')
-            rows.append(row + "".join("\n" + n for n in notes))
-        if not rows:
-            return []
-        return ['<div class="pv-counterparts">\n' + "\n".join(rows) + "\n</div>"]
+                lines.append(f'<p class="pv-counterpart__note" lang="{note_lang}">{esc(note)}</p>')
+        return ['<div class="pv-counterparts">\n' + "\n".join(lines) + "\n</div>"]
 
 
 _BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+\.\s|\||#|>|<)")
