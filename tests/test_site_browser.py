@@ -228,4 +228,5 @@ def test_print_stylesheet_hides_the_chrome(desktop, live_server: str, screenshot
               .map(el => !el || getComputedStyle(el).display === 'none')"""
     )
     assert all(hidden), hidden
+    _shot(page, screenshot_dir / "desktop-11-print.png")
     page.pdf(path=str(screenshot_dir / "print-actions-ru.pdf"))

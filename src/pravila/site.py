@@ -123,6 +123,7 @@ def site_config(site: LanguageSite, *, url: str, docs_dir: str, site_out: str) -
     return {
         "INHERIT": str(BASE_CONFIG),
         "site_name": site.site_name,
+        "copyright": t._("Pravila · an unofficial reference to the rules of Dungeons & Dragons 5e"),
         "site_url": f"{url}{site.lang}/",
         "docs_dir": docs_dir,
         "site_dir": site_out,
