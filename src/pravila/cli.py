@@ -316,3 +316,49 @@ def calc_move(ctx: Context, legs: tuple[str, ...], speed: int, climb_speed: int,
                     size=size.lower(), drag=drag.lower() if drag else None, dash=dash, stand_up=stand_up, mount=mount)
 
     _calc_answer(ctx, compute, lang, as_json, metric)
+
+
+@main.command()
+@click.argument("query", nargs=-1)
+@click.option("--lang", default="all", show_default=True, help="Search Russian (ru), Czech (cs) or both (all).")
+@click.option("--limit", default=10, show_default=True, type=int, help="At most this many results (1-50).")
+@click.option("--json", "as_json", is_flag=True, help="Print the API's JSON answer instead.")
+@BUILD_DIR_OPTION
+def search(query: tuple[str, ...], lang: str, limit: int, as_json: bool, build_dir: Path | None) -> None:
+    """Search the built index: pravila search как встать --lang ru
+
+    Words are matched in all their forms, without diacritics and with
+    typos; the matching words are highlighted in the snippets.
+    """
+    from .paths import BUILD_DIR, index_dir
+    from .query import IndexUnavailable, QueryError, Searcher, check_lang, check_limit, check_query, has_words, snippet_parts
+
+    text = " ".join(query)
+    try:
+        text, lang, limit = check_query(text), check_lang(lang), check_limit(limit)
+    except QueryError as e:
+        raise click.ClickException(str(e)) from None
+    if not text:
+        raise click.UsageError("nothing to search for: give a query, e.g. pravila search прыжок")
+    if not has_words(text, lang):
+        raise click.ClickException(f"nothing to search for in «{text}»: no words, only punctuation or common words")
+    try:
+        with Searcher(index_dir(build_dir or BUILD_DIR)) as searcher:
+            result = searcher.search(text, lang, limit)
+    except IndexUnavailable as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        return
+    if not result.hits:
+        click.echo(f"no entries found for «{text}»", err=True)
+        return
+    click.echo(f"{len(result.hits)} of {result.total} entries for «{text}»:", err=True)
+    for n, hit in enumerate(result.hits, 1):
+        click.echo()
+        click.echo(f"{n}. " + click.style(hit.title, bold=True) + f"  {hit.lang}:{hit.id}  {hit.url}")
+        # Wrap the plain text, then colour the marked words (\x01 … \x02 stand for <mark> … </mark>).
+        marked = "".join(f"\x01{t}\x02" if m else t for t, m in snippet_parts(hit.snippet))
+        for line in textwrap.wrap(marked, 84, initial_indent="   ", subsequent_indent="   "):
+            pieces = line.replace("\x02", "\x01").split("\x01")
+            click.echo("".join(click.style(p, fg="yellow", bold=True) if i % 2 else p for i, p in enumerate(pieces)))

@@ -35,6 +35,7 @@ import heapq
 import html
 import json
 import os
+import re
 import threading
 import unicodedata
 from array import array
@@ -634,6 +635,19 @@ def make_snippet(text: str, keys: set[str], lang: str, width: int = SNIPPET_CHAR
     if end < len(text):
         out.append("…")
     return "".join(out).strip()
+
+
+def snippet_parts(snippet: str) -> list[tuple[str, bool]]:
+    """A snippet's text in pieces, each with whether it is a marked word (for terminals).
+
+    >>> snippet_parts("a <mark>прыжок</mark> &lt;b&gt;")
+    [('a ', False), ('прыжок', True), (' <b>', False)]
+    """
+    parts = []
+    for i, piece in enumerate(re.split(r"</?mark>", snippet)):
+        if piece:
+            parts.append((html.unescape(piece), i % 2 == 1))
+    return parts
 
 
 def _cut(text: str, ws, width: int) -> int:

@@ -1,0 +1,287 @@
+"""The HTTP API: answers in-process (Starlette's TestClient) and from running servers.
+
+Bad input goes to two real uvicorn servers on free ports: one serving only
+``api_routes`` and the whole site as ``pravila serve`` runs it
+(``pravila.server.create_app``, the ``live_server`` fixture).  Whatever comes
+in, the answer is JSON with a 200 or a 4xx, never a 5xx or a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its TestClient; httpx works the same here
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient
+
+from pravila.api import api_routes
+from pravila.content import Chapter, Entry, Library
+from pravila.index import build_index
+from pravila.paths import index_dir
+from pravila.serialize import entry_to_dict
+
+
+@pytest.fixture(scope="module")
+def client(built_site):
+    with TestClient(Starlette(routes=api_routes(built_site))) as c:
+        yield c
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def api_server(built_site):
+    """A real uvicorn server with only the API's routes; its base URL."""
+    import uvicorn
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(Starlette(routes=api_routes(built_site)), host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the API server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(params=["api-only server", "pravila serve app"])
+def running(request, api_server):
+    """Base URL of a running server: the API alone, then the whole site (``live_server``)."""
+    if request.param == "api-only server":
+        return api_server
+    return request.getfixturevalue("live_server")
+
+
+def raw_get(base: str, target: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    """Send a request line exactly as written (no client-side encoding or normalisation)."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as conn:
+        conn.sendall(f"{method} {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode("latin-1"))
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {k.strip().lower(): v.strip() for k, _, v in (l.partition(":") for l in lines[1:])}
+    return status, headers, body
+
+
+# --- answers -------------------------------------------------------------------------------
+
+
+def test_search_answers_the_promised_json(client):
+    r = client.get("/api/search", params={"q": "прыжок", "lang": "ru", "limit": 5})
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/json")
+    data = r.json()
+    assert set(data) == {"query", "lang", "total", "hits"}
+    assert (data["query"], data["lang"]) == ("прыжок", "ru")
+    assert {h["id"] for h in data["hits"][:2]} == {"high-jump", "long-jump"}
+    for hit in data["hits"]:
+        assert set(hit) == {"id", "lang", "title", "url", "snippet", "score"}
+    assert len(data["hits"]) == 5 and data["total"] >= 5
+
+
+def test_search_without_diacritics_and_in_english(client):
+    assert client.get("/api/search", params={"q": "sesilani", "lang": "cs"}).json()["hits"][0]["title"] == "Sesílání kouzel"
+    assert client.get("/api/search", params={"q": "grapple"}).json()["hits"][0]["id"] == "grapple"
+    assert client.get("/api/search", params={"q": "spell save DC"}).json()["hits"][0]["id"] == "saving-throws"
+
+
+def test_defaults_are_all_languages_and_ten_hits(client):
+    data = client.get("/api/search", params={"q": "kouzlo"}).json()
+    assert data["lang"] == "all" and len(data["hits"]) == 10 < data["total"]
+
+
+def test_entries_answer_the_serializer_s_json(client, library):
+    for lang, entry_id in [("ru", "grapple"), ("cs", "casting-spells"), ("ru", "being-prone")]:
+        r = client.get(f"/api/entries/{lang}/{entry_id}")
+        assert r.status_code == 200
+        assert r.json() == json.loads(json.dumps(entry_to_dict(library, library.get(lang, entry_id))))
+
+
+def test_health(client, library):
+    data = client.get("/healthz").json()
+    assert data["status"] == "ok"
+    assert data["entries"] == {"ru": len(library.in_lang("ru")), "cs": len(library.in_lang("cs"))}
+    assert client.get("/api/healthz").json() == data
+
+
+def test_head_answers_without_a_body(client):
+    r = client.head("/api/search", params={"q": "прыжок"})
+    assert r.status_code == 200 and r.content == b""
+
+
+def test_without_an_index_search_and_health_say_so(tmp_path):
+    with TestClient(Starlette(routes=api_routes(tmp_path))) as c:
+        for path in ["/api/search?q=прыжок", "/healthz"]:
+            r = c.get(path)
+            assert r.status_code == 503
+            assert "pravila build" in r.json()["error"]
+        assert c.get("/api/search?q=").json()["hits"] == []
+
+
+def test_a_rebuild_is_answered_without_a_restart(tmp_path):
+    chapter = Chapter("test", "cs", "Test", "Test", 2024, "test", "none.txt", "cs/test.yaml")
+
+    def library_with(entry_id: str, body: str) -> Library:
+        entry = Entry(id=entry_id, lang="cs", title=entry_id, en=entry_id, chapter=chapter, edition=2024,
+                      source="test", file=chapter.file, line=1, body=body)
+        return Library([chapter], [entry], tmp_path)
+
+    build_index(library_with("old", "Pravidlo o drakovi."), index_dir(tmp_path))
+    with TestClient(Starlette(routes=api_routes(tmp_path))) as c:
+        assert [h["id"] for h in c.get("/api/search?q=drak").json()["hits"]] == ["old"]
+        build_index(library_with("new", "Pravidlo o jednorožci."), index_dir(tmp_path))
+        assert c.get("/api/search?q=drak").json()["hits"] == []
+        assert [h["id"] for h in c.get("/api/search?q=jednorožec").json()["hits"]] == ["new"]
+        assert c.get("/api/entries/cs/new").status_code == 200
+        assert c.get("/api/entries/cs/old").status_code == 404
+
+
+# --- bad input, against the running servers --------------------------------------------------------
+
+NO_HITS = [
+    "/api/search",
+    "/api/search?q=",
+    "/api/search?q=%20%20%20",
+    "/api/search?q=%22",
+    "/api/search?q=(((",
+    "/api/search?q=)))",
+    "/api/search?q=AND%20OR%20NOT",
+    "/api/search?q=*",
+    "/api/search?q=~",
+    "/api/search?q=%3F%3F%3F",
+    "/api/search?q=%5C",
+    "/api/search?q=%FF%FE",  # not UTF-8: replacement characters, no words
+    "/api/search?q=%C0%80",  # overlong encoding of NUL: not decoded as NUL
+    "/api/search?q=%E2%80%8B",  # zero-width space only
+    "/api/search?q=%3Cscript%3E",
+]
+
+ERRORS = [
+    ("/api/search?q=" + "a" * 20_000, 400, "too long"),
+    ("/api/search?q=" + "%D0%BF" * 20_000, 400, "too long"),
+    ("/api/search?q=a%00b", 400, "NUL"),
+    ("/api/search?q=%00", 400, "NUL"),
+    ("/api/search?q=x&lang=de", 400, "unknown language"),
+    ("/api/search?q=x&lang=", 200, None),
+    ("/api/search?q=x&lang=" + "r" * 5000, 400, "unknown language"),
+    ("/api/search?q=x&limit=0", 400, "limit"),
+    ("/api/search?q=x&limit=51", 400, "limit"),
+    ("/api/search?q=x&limit=-1", 400, "limit"),
+    ("/api/search?q=x&limit=abc", 400, "limit"),
+    ("/api/search?q=x&limit=1e3", 400, "limit"),
+    ("/api/search?q=x&limit=99999999999999999999999999", 400, "limit"),
+    ("/api/search?q=x&limit=%00", 400, "limit"),
+    ("/api/search?q=a&q=b", 400, "once"),
+    ("/api/search?q=x&query=y", 400, "unknown parameter"),
+    ("/api/nothing", 404, "no such API endpoint"),
+    ("/api/", 404, "no such API endpoint"),
+    ("/api/search/extra", 404, "no such API endpoint"),
+    ("/api/entries/ru/no-such-entry", 404, "no entry"),
+    ("/api/entries/de/grapple", 404, "unknown language"),
+    ("/api/entries/ru/..%2F..%2Fetc%2Fpasswd", 404, None),
+    ("/api/entries/ru/%00", 404, None),
+    ("/api/entries/ru/" + "x" * 5000, 404, "no entry"),
+]
+
+
+def _check_json(status: int, headers: dict[str, str], body: bytes) -> dict:
+    assert status < 500, (status, body[:300])
+    assert headers.get("content-type", "").startswith("application/json"), headers
+    assert b"Traceback" not in body
+    return json.loads(body)
+
+
+@pytest.mark.parametrize("target", NO_HITS)
+def test_nothing_to_search_is_200_with_no_hits(running, target):
+    data = _check_json(*raw_get(running, target))
+    assert (data["total"], data["hits"]) == (0, [])
+
+
+@pytest.mark.parametrize("target, status, message", ERRORS, ids=[t[:50] for t, _, _ in ERRORS])
+def test_bad_input_is_a_json_4xx(running, target, status, message):
+    got, headers, body = raw_get(running, target)
+    data = _check_json(got, headers, body)
+    assert got == status, data
+    if status >= 400:
+        assert data["status"] == status
+        if message:
+            assert message in data["error"]
+        assert len(data["error"]) < 200  # a message, not an echo of the input
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+def test_other_methods_are_405_json(running, method):
+    status, headers, body = raw_get(running, "/api/search?q=x", method=method)
+    data = _check_json(status, headers, body)
+    assert status == 405 and "GET" in headers.get("allow", "")
+    assert data["status"] == 405
+
+
+@pytest.mark.parametrize(
+    "q", ['<script>alert("x")</script>', "<img src=x onerror=alert(1)> прыжок", "</mark><b>kouzlo</b>", "&lt;b&gt; kouzlo"]
+)
+def test_html_in_the_query_is_never_markup_in_the_answer(running, q):
+    with httpx.Client(base_url=running) as http:
+        r = http.get("/api/search", params={"q": q})
+    data = _check_json(r.status_code, dict(r.headers), r.content)
+    assert data["query"] == q  # echoed as JSON text, not interpreted
+    for hit in data["hits"]:
+        bare = hit["snippet"].replace("<mark>", "").replace("</mark>", "")
+        assert "<" not in bare and ">" not in bare
+
+
+@pytest.mark.parametrize("q", ["field:value", "title_ru:захват", "прыжок~2", "захват^10", "[a TO z]", "{x TO y}", "a" * 200])
+def test_query_syntax_is_200(running, q):
+    with httpx.Client(base_url=running) as http:
+        r = http.get("/api/search", params={"q": q})
+    assert r.status_code == 200
+    assert isinstance(r.json()["hits"], list)
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["/../../etc/passwd", "/ru/../../pyproject.toml", "/%2e%2e/%2e%2e/etc/passwd", "/ru/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+     "/..%2f..%2fpyproject.toml", "/ru/assets/../../../src/pravila/api.py", "/index/", "/../index/MAIN_WRITELOCK"],
+)
+def test_paths_outside_the_site_are_not_served(live_server, target):
+    status, _, body = raw_get(live_server, target)
+    assert status in (400, 404), (status, body[:200])
+    assert b"root:" not in body and b"[build-system]" not in body and b"def api_routes" not in body
+
+
+def test_many_requests_at_once_all_answer(running):
+    queries = ["прыжок", "sesilani", "grapple", "kolik pozic", "как встать", "захаат"] * 10
+
+    def ask(q: str) -> tuple[int, str]:
+        with httpx.Client(base_url=running, timeout=30) as http:
+            r = http.get("/api/search", params={"q": q, "limit": 1})
+        return r.status_code, r.json()["hits"][0]["id"]
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(ask, queries))
+    assert {status for status, _ in answers} == {200}
+    first = dict(zip(queries, (hit for _, hit in answers)))
+    assert first["прыжок"] in ("high-jump", "long-jump") and first["sesilani"] == "casting-spells"
+    assert len({hit for q, (_, hit) in zip(queries, answers) if q == "grapple"}) == 1  # the same answer every time
