@@ -21,7 +21,7 @@ import pytest
 from starlette.applications import Starlette
 
 with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its TestClient; httpx works the same here
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
 from pravila.api import api_routes
@@ -98,7 +98,7 @@ def test_search_answers_the_promised_json(client):
     assert {h["id"] for h in data["hits"][:2]} == {"high-jump", "long-jump"}
     for hit in data["hits"]:
         assert set(hit) == {"id", "lang", "title", "url", "snippet", "score"}
-    assert len(data["hits"]) == 5 and data["total"] >= 5
+    assert len(data["hits"]) == min(5, data["total"]) >= 2
 
 
 def test_search_without_diacritics_and_in_english(client):
