@@ -62,7 +62,7 @@ LANGS = ("ru", "cs")
 LOOSE = "~"  # prefix of loose keys; exact keys never start with it (words are letters and digits)
 
 # A word: letters and digits; an apostrophe or a hyphen inside a word splits it.
-_WORD_RE = re.compile(r"[^\W_]+")
+WORD_RE = re.compile(r"[^\W_]+")
 
 
 # --- normalization ----------------------------------------------------------
@@ -131,7 +131,7 @@ def words(text: str) -> list[Word]:
     [('прыжок', 0, 6), ('в', 7, 8), ('длину', 9, 14), ('10', 17, 19), ('футов', 20, 25), ('two', 27, 30), ('weapon', 31, 37)]
     """
     text = unicodedata.normalize("NFC", text)
-    return [Word(m.group(0).lower(), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
+    return [Word(m.group(0).lower(), m.start(), m.end()) for m in WORD_RE.finditer(text)]
 
 
 # --- stopwords ----------------------------------------------------------------

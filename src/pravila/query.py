@@ -47,7 +47,7 @@ from typing import Any
 
 from whoosh import index as whoosh_index
 
-from .analysis import LANGS, LOOSE, LOOSE_WEIGHT, fold, index_keys, name_words, query_terms, query_word, words
+from .analysis import LANGS, LOOSE, LOOSE_WEIGHT, WORD_RE, fold, index_keys, name_words, query_terms, query_word
 from .content import ID_RE
 from .index import TEXT_FIELDS
 
@@ -319,8 +319,9 @@ class Searcher:
                 if not cyrillic:
                     en = query_word(word, "en")
                     loose.append((f"en_{lang}", en.loose, FIELD_BOOST["en"], None))
-            found_exact = [c for c in exact if reader.doc_frequency(c[0], c[1]) > 0]
-            found_loose = [c for c in loose if reader.doc_frequency(c[0], c[1]) > 0]
+            df = self._engine(reader).df
+            found_exact = [c for c in exact if df(c[0], c[1]) > 0]
+            found_loose = [c for c in loose if df(c[0], c[1]) > 0]
             if found_loose and not found_exact:
                 # The exact form occurs nowhere: the loose key is all there is, at full weight.
                 found_loose = [(f, k, b / LOOSE_WEIGHT if k.startswith("~") and exact else b, m) for f, k, b, m in found_loose]
@@ -360,7 +361,7 @@ class Searcher:
 
     def _run(self, s, groups: list[_Group], limit: int, langs: tuple[str, ...]) -> tuple[list[tuple[int, float]], int]:
         """(docnum, score) of the best entries, and how many entries matched."""
-        engine = self._engine(s)
+        engine = self._engine(s.reader())
         maps = [engine.group(tuple(g.terms)) for g in groups]
         pool = max(limit, NAME_POOL)
         ordered = sorted(maps, key=len)
@@ -396,9 +397,9 @@ class Searcher:
         boosted.sort(key=lambda x: (-x[1], x[0]))
         return boosted[:limit], total
 
-    def _engine(self, s) -> "_Engine":
+    def _engine(self, reader) -> "_Engine":
         if self._scoring is None:
-            self._scoring = _Engine(s.reader())
+            self._scoring = _Engine(reader)
         return self._scoring
 
     def _name_bonus(self, s, docnum: int, groups: list[_Group]) -> float:
@@ -431,6 +432,7 @@ class _Engine:
         self.doc_count = reader.doc_count_all()
         self._lengths: dict[str, tuple[list[float], float]] = {}
         self._terms: OrderedDict[tuple[str, str], tuple[array, array]] = OrderedDict()
+        self._df: dict[tuple[str, str], int] = {}
         self._groups: OrderedDict[tuple, dict[int, float]] = OrderedDict()
         self._term_size = self._group_size = 0
         self._term_budget, self._group_budget = term_budget, group_budget
@@ -443,6 +445,15 @@ class _Engine:
             self._lengths[fieldname] = (lengths, average)
         return self._lengths[fieldname]
 
+    def df(self, fieldname: str, key: str) -> int:
+        """In how many entries a term occurs (remembered: Whoosh's lookup costs ~0.1 ms)."""
+        n = self._df.get((fieldname, key))
+        if n is None:
+            if len(self._df) > 200_000:
+                self._df.clear()
+            n = self._df[(fieldname, key)] = self.reader.doc_frequency(fieldname, key)
+        return n
+
     def term(self, fieldname: str, key: str) -> tuple[array, array]:
         """Docnums and BM25 contributions (unboosted) of one term."""
         cached = self._terms.get((fieldname, key))
@@ -450,7 +461,7 @@ class _Engine:
             self._terms.move_to_end((fieldname, key))
             return cached
         ids, weights = array("i"), array("d")
-        df = self.reader.doc_frequency(fieldname, key)
+        df = self.df(fieldname, key)
         if df:
             _decode(self.reader.postings(fieldname, key), ids, weights)
         lengths, average = self._field_lengths(fieldname)
@@ -611,30 +622,61 @@ def make_snippet(text: str, keys: set[str], lang: str, width: int = SNIPPET_CHAR
 
     >>> make_snippet("Если вы совершаете прыжок в длину, <b>вы</b> покрываете…", {"прыжок"}, "ru")
     'Если вы совершаете <mark>прыжок</mark> в длину, &lt;b&gt;вы&lt;/b&gt; покрываете…'
+    >>> make_snippet("Slovo " * 50 + "kouzlo na konci.", {"kouzlo"}, "cs", width=40)
+    '…Slovo Slovo Slovo Slovo <mark>kouzlo</mark> na konci.'
     >>> make_snippet("", {"x"}, "cs")
     ''
     """
     text = text.replace("\n", " ")
     if not text:
         return ""
-    ws = words(text)
-    hits = [w for w in ws if keys and not keys.isdisjoint(index_keys(w.text, lang))]
-    if hits:
-        start, end = _best_window(text, ws, hits, width)
-    else:
-        start, end = 0, _cut(text, ws, width)
+    hits: list[tuple[int, int, str]] = []
+    if keys:
+        for m in WORD_RE.finditer(text):
+            word = m.group(0).lower()
+            if not keys.isdisjoint(index_keys(word, lang)):
+                hits.append((m.start(), m.end(), word))
+    start, end = _window(text, hits, width)
     out = ["…" if start > 0 else ""]
     pos = start
-    for w in hits:
-        if w.start < start or w.end > end:
+    for a, b, _ in hits:
+        if a < start or b > end:
             continue
-        out.append(html.escape(text[pos : w.start], quote=False))
-        out.append(f"<mark>{html.escape(text[w.start : w.end], quote=False)}</mark>")
-        pos = w.end
+        out.append(html.escape(text[pos:a], quote=False))
+        out.append(f"<mark>{html.escape(text[a:b], quote=False)}</mark>")
+        pos = b
     out.append(html.escape(text[pos:end], quote=False))
     if end < len(text):
         out.append("…")
     return "".join(out).strip()
+
+
+def _window(text: str, hits: list[tuple[int, int, str]], width: int) -> tuple[int, int]:
+    """(start, end) of about ``width`` characters with the most distinct marked words, cut between words."""
+    if len(text) <= width:
+        return 0, len(text)
+    lo = 0
+    if hits:
+        best = -1
+        anchor = hits[0][0]
+        for i, (a, _, _) in enumerate(hits):
+            distinct = len({w for _, b, w in hits[i:] if b <= a + width})
+            if distinct > best:
+                best, anchor = distinct, a
+        lo = min(max(0, anchor - width // 4), len(text) - width)  # some context before, a full window near the end
+        while 0 < lo < anchor and _inside_word(text, lo):
+            lo += 1
+    end = lo + width
+    if end >= len(text):
+        return lo, len(text)
+    while end > lo + width // 2 and _inside_word(text, end):
+        end -= 1
+    return lo, end
+
+
+def _inside_word(text: str, i: int) -> bool:
+    """Whether position ``i`` falls between two letters (or digits) of one word."""
+    return 0 < i < len(text) and text[i - 1].isalnum() and text[i].isalnum()
 
 
 def snippet_parts(snippet: str) -> list[tuple[str, bool]]:
@@ -648,42 +690,3 @@ def snippet_parts(snippet: str) -> list[tuple[str, bool]]:
         if piece:
             parts.append((html.unescape(piece), i % 2 == 1))
     return parts
-
-
-def _cut(text: str, ws, width: int) -> int:
-    """Where a snippet starting at 0 ends: the last word boundary within ``width``."""
-    if len(text) <= width:
-        return len(text)
-    end = 0
-    for w in ws:
-        if w.end > width:
-            break
-        end = w.end
-    return end or width
-
-
-def _best_window(text: str, ws, hits, width: int) -> tuple[int, int]:
-    """The window of about ``width`` characters with the most distinct marked words."""
-    best = (-1, 0)
-    for i, first in enumerate(hits):
-        lo = first.start
-        distinct = {h.text for h in hits[i:] if h.end <= lo + width}
-        if len(distinct) > best[0]:
-            best = (len(distinct), lo)
-    lo = best[1]
-    # Start a little before the first marked word, at a word boundary.
-    start = 0
-    for w in ws:
-        if w.start > lo - width // 4:
-            break
-        start = w.start
-    if lo - start > width // 2:
-        start = lo
-    if len(text) - start < width:  # near the end: show a full window
-        start = max(0, len(text) - width)
-        start = next((w.start for w in ws if w.start >= start), start)
-    end = start + width
-    if end >= len(text):
-        return start, len(text)
-    last = max((w.end for w in ws if w.end <= end), default=end)
-    return start, last
