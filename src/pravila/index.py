@@ -108,6 +108,7 @@ def build_index(library: Library, index_dir: Path) -> int:
     generations = generations_dir(index_dir)
     generations.mkdir(parents=True, exist_ok=True)
     new = Path(tempfile.mkdtemp(prefix=time.strftime("%Y%m%d-%H%M%S-"), dir=generations))
+    os.chmod(new, 0o755)  # mkdtemp makes it private; a server may run as another user
     try:
         ix = whoosh_index.create_in(str(new), schema())
         writer = ix.writer(limitmb=256)
