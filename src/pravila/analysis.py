@@ -42,6 +42,7 @@ from whoosh.analysis.acore import Token
 
 __all__ = [
     "LANGS",
+    "WORD_RE",
     "QueryWord",
     "Word",
     "analyzer",

@@ -41,8 +41,8 @@ import unicodedata
 from array import array
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from math import log
+from pathlib import Path
 from typing import Any
 
 from whoosh import index as whoosh_index
@@ -295,7 +295,7 @@ class Searcher:
             groups, marks = self._groups(s.reader(), terms, langs)
             if not groups:
                 return SearchResult(query, lang, 0, [])
-            scored, total = self._run(s, groups, limit, langs)
+            scored, total = self._run(s, groups, limit)
             hits = []
             for docnum, score in scored:
                 stored = s.stored_fields(docnum)
@@ -343,6 +343,7 @@ class Searcher:
         maxdist = 2 if len(word) >= 8 else 1
         if self._vocabulary is None:
             self._vocabulary = _Vocabulary(reader)
+        df = self._engine(reader).df
         found: dict[tuple[str, str], _Candidate] = {}
         for lang in langs:
             probes = {query_word(word, lang).loose, LOOSE + fold(word)}  # the stem, and the unstemmed folded word
@@ -350,16 +351,16 @@ class Searcher:
             for name in TEXT_FIELDS:
                 fieldname = f"{name}_{lang}"
                 for term in near:
-                    if reader.doc_frequency(fieldname, term):
+                    if df(fieldname, term):
                         found[(fieldname, term)] = (fieldname, term, FIELD_BOOST[name] * FUZZY_WEIGHT, lang)
             if not cyrillic:
                 fieldname = f"en_{lang}"
                 for term in self._vocabulary.near(f"en_{lang}", {query_word(word, "en").loose}, maxdist):
                     found[(fieldname, term)] = (fieldname, term, FIELD_BOOST["en"] * FUZZY_WEIGHT, None)
-        ranked = sorted(found.values(), key=lambda t: -reader.doc_frequency(t[0], t[1]))
+        ranked = sorted(found.values(), key=lambda t: -df(t[0], t[1]))
         return ranked[:MAX_FUZZY_TERMS]
 
-    def _run(self, s, groups: list[_Group], limit: int, langs: tuple[str, ...]) -> tuple[list[tuple[int, float]], int]:
+    def _run(self, s, groups: list[_Group], limit: int) -> tuple[list[tuple[int, float]], int]:
         """(docnum, score) of the best entries, and how many entries matched."""
         engine = self._engine(s.reader())
         maps = [engine.group(tuple(g.terms)) for g in groups]
