@@ -49,15 +49,6 @@ def _shot(page, path: Path) -> None:
     page.screenshot(path=path)
 
 
-def _in_viewport(page, selector: str) -> bool:
-    return page.evaluate(
-        """(sel) => { const el = document.querySelector(sel); if (!el) return false;
-                      const r = el.getBoundingClientRect();
-                      return r.bottom > 0 && r.top < window.innerHeight; }""",
-        selector,
-    )
-
-
 def test_reader_journey_on_desktop(desktop, live_server: str, library: Library, screenshot_dir: Path):
     from playwright.sync_api import expect
 
@@ -83,14 +74,13 @@ def test_reader_journey_on_desktop(desktop, live_server: str, library: Library, 
     expect(page.locator("h1")).to_have_text(re.compile("Действия"))
     page.click(".md-sidebar--secondary a.md-nav__link[href$='#grapple']")
     expect(page).to_have_url(re.compile(r"/ru/combat/actions/#grapple$"))
-    assert _in_viewport(page, "#grapple")
+    expect(page.locator("#grapple")).to_be_in_viewport()
     _shot(page, screenshot_dir / "desktop-03-entry.png")
 
     # follow a cross-reference to another page
     page.click("article a[data-preview][href$='movement/#being-prone']")
     expect(page).to_have_url(f"{live_server}/ru/combat/movement/#being-prone")
-    page.wait_for_timeout(300)
-    assert _in_viewport(page, "#being-prone")
+    expect(page.locator("#being-prone")).to_be_in_viewport()
 
     # hover one and see the preview of its target
     link = page.locator("article a[data-preview][href$='#difficult-terrain']").first
