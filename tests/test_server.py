@@ -13,7 +13,7 @@ import warnings
 import pytest
 
 with warnings.catch_warnings():  # Starlette 1.x nudges towards httpx2; httpx works the same here
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from pravila import server
