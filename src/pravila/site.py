@@ -59,10 +59,10 @@ class SiteBuildError(RuntimeError):
         super().__init__(f"the {LANGUAGE_NAMES.get(lang, lang)} site did not build:\n{details}")
 
 
-def base_url(value: str | None = None) -> str:
-    """The site's public root, ``PRAVILA_SITE_URL`` or the local server's address.
+def resolve_base_url(value: str | None = None) -> str:
+    """The site's public root: ``value``, else ``PRAVILA_SITE_URL``, else the local server.
 
-    >>> base_url("https://example.org/rules")
+    >>> resolve_base_url("https://example.org/rules")
     'https://example.org/rules/'
     """
     url = value or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
@@ -218,7 +218,7 @@ def build_site(library: Library, build_dir: Path, *, base_url: str | None = None
     Returns the number of pages (both languages).  Raises :class:`SiteBuildError`
     and leaves the previous site in place when MkDocs finds a problem.
     """
-    url = globals()["base_url"](base_url)
+    url = resolve_base_url(base_url)
     build_dir = Path(build_dir).resolve()
     build_dir.mkdir(parents=True, exist_ok=True)
     with _BUILD_LOCK:
