@@ -109,6 +109,20 @@ def test_reader_journey_on_desktop(desktop, live_server: str, library: Library, 
     assert errors == []
 
 
+def test_cross_page_anchor_right_after_scrolling(desktop, live_server: str):
+    """Instant navigation must open the link's #anchor even when the click follows a scroll."""
+    from playwright.sync_api import expect
+
+    page = desktop.new_page()
+    for _ in range(4):
+        page.goto(f"{live_server}/ru/combat/actions/")
+        page.click(".md-sidebar--secondary a.md-nav__link[href$='#grapple']")  # scrolls the page
+        page.wait_for_timeout(120)
+        page.click("article a[data-preview][href$='movement/#being-prone']")
+        expect(page).to_have_url(f"{live_server}/ru/combat/movement/#being-prone")
+        expect(page.locator("#being-prone")).to_be_in_viewport()
+
+
 def test_counterpart_note_and_edition_on_desktop(desktop, live_server: str, library: Library, screenshot_dir: Path):
     from playwright.sync_api import expect
 

@@ -47,7 +47,37 @@
     });
   }
 
+  /* Material's instant navigation can leave a cross-page #anchor link on the
+     old page's scroll offset when the click follows scrolling by less than
+     ~100 ms: its debounced history.replaceState overwrites the new entry, and
+     the new page then restores that offset instead of opening the anchor.
+     Remember such clicks; once the new page is in, open the anchor. */
+  var pendingAnchor = null;
+
+  document.addEventListener("click", function (ev) {
+    if (ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+    var link = ev.target instanceof Element ? ev.target.closest("a[href]") : null;
+    if (!link || link.target) return;
+    var url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || !url.hash || url.pathname === location.pathname) return;
+    pendingAnchor = url.pathname + url.hash;
+  }, true);
+
+  function openPendingAnchor() {
+    var wanted = pendingAnchor;
+    pendingAnchor = null;
+    if (!wanted || location.pathname + location.hash !== wanted) return;
+    var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    target.scrollIntoView();
+    /* :target does not follow history.pushState: mark the arrival ourselves */
+    target.classList.remove("pv-arrived");
+    void target.offsetWidth;
+    target.classList.add("pv-arrived");
+  }
+
   function setup() {
+    openPendingAnchor();
     setupIndexFilter();
   }
 
