@@ -173,10 +173,14 @@ BUILD_DIR_OPTION = click.option(
 def build(ctx: Context, build_dir: Path | None) -> None:
     """Generate both sites (ru, cs) and the search index from the content."""
     from .build import build_all
+    from .site import SiteBuildError
 
     started = time.perf_counter()
     library = ctx.library()
-    result = build_all(library, build_dir)
+    try:
+        result = build_all(library, build_dir)
+    except SiteBuildError as e:
+        raise click.ClickException(str(e)) from e
     click.echo(f"{result} in {time.perf_counter() - started:.1f} s")
 
 

@@ -154,7 +154,8 @@ def site_config(site: LanguageSite, *, url: str, docs_dir: str, site_out: str) -
         "nav": site.nav,
         "extra": {"alternate": alternate, "pravila": {"lang": site.lang}},
         "extra_css": [f"{ASSETS_PREFIX}/{a}" for a in assets if a.endswith(".css")],
-        "extra_javascript": [f"{ASSETS_PREFIX}/{a}" for a in assets if a.endswith(".js")],
+        # *-worker.js files run in a web worker (the search box), not in the page.
+        "extra_javascript": [f"{ASSETS_PREFIX}/{a}" for a in assets if a.endswith(".js") and not a.endswith("-worker.js")],
         "markdown_extensions": {
             "toc": {"permalink": True, "permalink_title": t._("Link to this rule")},
         },
