@@ -35,13 +35,17 @@ build: $(BIN)/pravila
 
 # Extract UI strings, merge them into the catalogs, compile (Babel).
 # Domain `messages`: the site and CLI text of every module except the
-# calculators', whose domain `calculators` is kept separate.
+# calculators'. Domain `calculators`: the calculators' tables (answers.py),
+# shared with the JavaScript widgets.
 MESSAGES_SOURCES := $(filter-out src/pravila/calculators.py src/pravila/widgets.py,$(sort $(wildcard src/pravila/*.py)))
 
 locales: $(BIN)/pravila
 	$(BIN)/pybabel extract -F babel.cfg -o locales/messages.pot --no-location --sort-output --project Pravila --version 0.1.0 $(MESSAGES_SOURCES)
 	$(BIN)/pybabel update -i locales/messages.pot -d locales -D messages --no-fuzzy-matching
 	$(BIN)/pybabel compile -d locales -D messages --statistics
+	$(BIN)/python scripts/calculators_pot.py locales/calculators.pot
+	$(BIN)/pybabel update -i locales/calculators.pot -d locales -D calculators --no-fuzzy-matching
+	$(BIN)/pybabel compile -d locales -D calculators --statistics
 
 bench: $(BIN)/pravila
 	$(BIN)/python benchmarks/search.py
