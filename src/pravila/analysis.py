@@ -458,14 +458,18 @@ class WordTokenizer(Tokenizer):
             yield t
 
 
-class StopFilter(Filter):
-    """Drops the stopwords of one language (see :func:`is_stopword`)."""
+class LanguageFilter(Filter):
+    """A filter that works for one language (picklable: only ``lang`` is kept)."""
 
     def __init__(self, lang: str):
         self.lang = lang
 
     def __eq__(self, other):
         return other and self.__class__ is other.__class__ and self.lang == other.lang
+
+
+class StopFilter(LanguageFilter):
+    """Drops the stopwords of one language (see :func:`is_stopword`)."""
 
     def __call__(self, tokens):
         lang = self.lang
@@ -474,14 +478,8 @@ class StopFilter(Filter):
                 yield t
 
 
-class KeysFilter(Filter):
+class KeysFilter(LanguageFilter):
     """Replaces each word by its index keys (see :func:`index_keys`), all at the word's position."""
-
-    def __init__(self, lang: str):
-        self.lang = lang
-
-    def __eq__(self, other):
-        return other and self.__class__ is other.__class__ and self.lang == other.lang
 
     def __call__(self, tokens):
         lang = self.lang
