@@ -97,6 +97,24 @@ class _ThreadedServer:
 
 
 @pytest.fixture(scope="session")
+def serve_app():
+    """Start an ASGI app on a free port in a thread: ``base_url = serve_app(app)``.
+
+    The servers stop at the end of the session.
+    """
+    servers: list[_ThreadedServer] = []
+
+    def start(app) -> str:
+        port = _free_port()
+        servers.append(_ThreadedServer(app, port).__enter__())
+        return f"http://127.0.0.1:{port}"
+
+    yield start
+    for server in servers:
+        server.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="session")
 def live_server(built_site: Path, site_port: int):
     """The base URL of the built site served by ``pravila.server`` (no trailing slash)."""
     from pravila.server import create_app

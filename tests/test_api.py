@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
-import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -37,29 +35,10 @@ def client(built_site):
         yield c
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def api_server(built_site):
+def api_server(built_site, serve_app):
     """A real uvicorn server with only the API's routes; its base URL."""
-    import uvicorn
-
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(Starlette(routes=api_routes(built_site)), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the API server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    return serve_app(Starlette(routes=api_routes(built_site)))
 
 
 @pytest.fixture(params=["api-only server", "pravila serve app"])

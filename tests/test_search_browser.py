@@ -30,30 +30,11 @@ def page(browser):
 
 
 @pytest.fixture(scope="module")
-def static_server(built_site):
+def static_server(built_site, serve_app):
     """The same build served without the API, as a static host would."""
-    import socket
-    import threading
-    import time
-
-    import uvicorn
-
     from pravila.server import create_app
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(built_site, api=False), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the static server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    return serve_app(create_app(built_site, api=False))
 
 
 def search(page, base: str, path: str, query: str) -> list[dict[str, str]]:
