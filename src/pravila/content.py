@@ -11,6 +11,7 @@ once.  Only the CLI turns problems into an exit code.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -173,7 +174,17 @@ class Library:
 
     def backlinks(self, entry: Entry) -> list[Entry]:
         """Entries of the same language whose bodies link to this one."""
-        return [e for e in self.in_lang(entry.lang) if entry.id in e.linked_ids and e is not entry]
+        return self._linked_from.get(entry.key, [])
+
+    @cached_property
+    def _linked_from(self) -> dict[str, list[Entry]]:
+        # Bodies are parsed once here, not once per entry asked about.
+        linked_from: dict[str, list[Entry]] = {}
+        for e in self.entries:
+            for target in e.linked_ids:
+                if target != e.id:
+                    linked_from.setdefault(f"{e.lang}:{target}", []).append(e)
+        return linked_from
 
     def title_of(self, ref: Ref, lang: str) -> str:
         target = self.get(ref.lang or lang, ref.target)
