@@ -65,6 +65,9 @@ BAD = [
     ("cs/mini.yaml", "    form: list-item\n", "    form: footnote\n", 18, "rituals", "unknown form 'footnote'"),
     ("cs/mini.yaml", "[[?ritual-tag|Rituál]]", "[[?ritual-tag]]", 18, "rituals", "needs its words"),
     ("ru/mini.yaml", "[[movement|перемещения]]", "[[jump|перемещения]]", 16, "jump", "entry links to itself"),
+    ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    en_status: guessed\n", 16, "jump", "unknown en_status 'guessed'"),
+    ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    notes: {a: b}\n", 16, "jump", "field 'notes' must be a list"),
+    ("ru/mini.yaml", "  edition: 2014\n", "  edition: 2014\n  provenance: [x]\n", 2, "chapter", "field 'provenance' must be text"),
     # fidelity: a word changed is both a missing source sentence and an invented one
     ("ru/mini.yaml", "в любое время вашего хода", "в любое время чужого хода", 10, "movement", "not in the source: «Вы можете передвигаться в любое время чужого хода.»"),
     ("ru/mini.yaml", "в любое время вашего хода", "в любое время чужого хода", 1, "chapter", "source sentence missing: «Вы можете передвигаться в любое время вашего хода.»"),

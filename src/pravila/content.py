@@ -35,6 +35,12 @@ KINDS = (
     "rule",
 )
 FORMS = ("heading", "run-in", "list-item")
+# How an entry's English name was established (metadata we add; docs/english-names.md says where).
+EN_STATUSES = (
+    "srd",         # the heading of the rule in SRD 5.1 or SRD 5.2 (the books' own heading)
+    "no-heading",  # the books have no heading here: the name of the rule it belongs to, described
+    "not-in-srd",  # the rule is not in an SRD (e.g. the DMG's action options): the best-attested name
+)
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 DEFAULT_CONTENT_DIR = CONTENT_DIR
@@ -82,6 +88,7 @@ class Chapter:
     source: str
     source_file: str
     file: str
+    provenance: str | None = None  # where the text comes from (in the chapter's language; ours)
 
 
 @dataclass
@@ -105,6 +112,8 @@ class Entry:
     caption: str | None = None
     counterparts: list[Counterpart] = field(default_factory=list)
     children: list[str] = field(default_factory=list)
+    en_status: str = "srd"
+    notes: tuple[str, ...] = ()  # editor's notes, in the entry's language; not rules text
 
     @property
     def key(self) -> str:
@@ -288,12 +297,17 @@ def _load_chapter(path: Path, content_dir: Path, problems: list[Problem]) -> tup
                       need(ch, "source", str, "chapter", ch_line), need(ch, "source_file", str, "chapter", ch_line)]
     if any(v is None for v in chapter_values):
         return None, []
-    chapter = Chapter(*chapter_values, file=fname)  # type: ignore[arg-type]
+    provenance = ch.get("provenance")
+    if provenance is not None and not (isinstance(provenance, str) and provenance.strip()):
+        problems.append(Problem(fname, ch_line, "chapter", "field 'provenance' must be text"))
+        provenance = None
+    chapter = Chapter(*chapter_values, file=fname, provenance=nfc(provenance.strip()) if provenance else None)  # type: ignore[arg-type]
     if not (content_dir / "sources" / chapter.source_file).is_file():
         problems.append(Problem(fname, ch_line, "chapter", f"source_file '{chapter.source_file}' not found in content/sources/"))
 
     entries: list[Entry] = []
-    known = {"id", "title", "en", "aliases", "kind", "parent", "form", "body", "caption", "edition", "source", "counterparts", "__line__"}
+    known = {"id", "title", "en", "en_status", "aliases", "kind", "parent", "form", "body", "caption", "edition", "source",
+             "counterparts", "notes", "__line__"}
     for i, raw in enumerate(data["entries"]):
         if not isinstance(raw, dict):
             problems.append(Problem(fname, ch_line, f"entries[{i}]", "an entry must be a mapping"))
@@ -333,6 +347,16 @@ def _load_chapter(path: Path, content_dir: Path, problems: list[Problem]) -> tup
             problems.append(Problem(fname, line, label, "field 'parent' must be an entry id"))
             parent = None
         counterparts = _parse_counterparts(raw.get("counterparts"), fname, line, label, problems)
+        en_status = raw.get("en_status", "srd")
+        if en_status not in EN_STATUSES:
+            problems.append(Problem(fname, line, label, f"unknown en_status {en_status!r} (expected one of: {', '.join(EN_STATUSES)})"))
+            en_status = "srd"
+        notes = raw.get("notes") or []
+        if isinstance(notes, str):
+            notes = [notes]
+        if not isinstance(notes, list) or not all(isinstance(n, str) and n.strip() for n in notes):
+            problems.append(Problem(fname, line, label, "field 'notes' must be a list of editor's notes (text)"))
+            notes = []
         if eid is None or title is None or en is None:
             continue
         entries.append(
@@ -343,6 +367,7 @@ def _load_chapter(path: Path, content_dir: Path, problems: list[Problem]) -> tup
                 aliases=tuple(nfc(a.strip()) for a in aliases if a.strip()), kind=kind, parent=parent,
                 form=form if form in FORMS else "heading", body=nfc(body.strip("\n")),
                 caption=nfc(caption.strip()) if caption else None, counterparts=counterparts,
+                en_status=en_status, notes=tuple(nfc(n.strip("\n")) for n in notes),
             )
         )
     return chapter, entries
