@@ -33,7 +33,8 @@ check: $(BIN)/pravila
 build: $(BIN)/pravila
 	$(BIN)/pravila build
 
-# Extract UI strings, merge them into the catalogs, compile (Babel).
+# Extract UI strings, merge them into the catalogs (Babel), compile them into
+# the package (src/pravila/locales/*.mo, committed: an installed pravila needs them).
 # Domain `messages`: the site and CLI text of every module except the
 # calculators'. Domain `calculators`: the calculators' tables (answers.py),
 # shared with the JavaScript widgets.
@@ -42,10 +43,9 @@ MESSAGES_SOURCES := $(filter-out src/pravila/calculators.py src/pravila/widgets.
 locales: $(BIN)/pravila
 	$(BIN)/pybabel extract -F babel.cfg -o locales/messages.pot --no-location --sort-output --project Pravila --version 0.1.0 $(MESSAGES_SOURCES)
 	$(BIN)/pybabel update -i locales/messages.pot -d locales -D messages --no-fuzzy-matching
-	$(BIN)/pybabel compile -d locales -D messages --statistics
 	$(BIN)/python scripts/calculators_pot.py locales/calculators.pot
 	$(BIN)/pybabel update -i locales/calculators.pot -d locales -D calculators --no-fuzzy-matching
-	$(BIN)/pybabel compile -d locales -D calculators --statistics
+	$(BIN)/python scripts/compile_catalogs.py
 
 bench: $(BIN)/pravila
 	$(BIN)/python benchmarks/search.py

@@ -40,8 +40,10 @@ import yaml
 
 from pravila.content import Chapter, Entry, Library, load_library
 from pravila.index import build_index
-from pravila.paths import index_dir
+from pravila.project import Project, load_project
 from pravila.query import Searcher
+
+ROOT = Path(__file__).resolve().parents[1]
 
 REPO = Path(__file__).resolve().parents[1]
 QUERIES = REPO / "tests" / "relevance" / "queries.yaml"
@@ -119,7 +121,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def http_samples(build_dir: Path, queries, rounds: int) -> tuple[list[float], list[float]]:
+def http_samples(project: Project, queries, rounds: int) -> tuple[list[float], list[float]]:
     """Latency of GET /api/search through a real uvicorn server."""
     import httpx
     import uvicorn
@@ -128,7 +130,7 @@ def http_samples(build_dir: Path, queries, rounds: int) -> tuple[list[float], li
     from pravila.api import api_routes
 
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(Starlette(routes=api_routes(build_dir)), host="127.0.0.1", port=port,
+    server = uvicorn.Server(uvicorn.Config(Starlette(routes=api_routes(project)), host="127.0.0.1", port=port,
                                            log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -190,13 +192,13 @@ class Fts5:
 
 def run_corpus(name: str, library: Library, queries, rounds: int, http: bool) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="pravila-bench-") as tmp:
-        build_dir = Path(tmp)
+        project = load_project(ROOT, build=Path(tmp), environ={})
         started = time.perf_counter()
-        docs = build_index(library, index_dir(build_dir))
+        docs = build_index(project, library)
         build_seconds = time.perf_counter() - started
-        with Searcher(index_dir(build_dir)) as searcher:
+        with Searcher.for_project(project) as searcher:
             ours = time_calls(lambda q, lang: searcher.search(q, lang, 10), queries, rounds)
-        web = http_samples(build_dir, queries, rounds) if http else None
+        web = http_samples(project, queries, rounds) if http else None
         fts = Fts5(library)
         theirs = time_calls(fts.search, queries, rounds)
 
@@ -221,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-http", action="store_true", help="Do not time the HTTP API.")
     args = parser.parse_args(argv)
 
-    real, problems = load_library()
+    real, problems = load_library(load_project(ROOT, environ={}))
     if problems:
         print(f"the content has {len(problems)} problem(s); run 'pravila check'", file=sys.stderr)
         return 1

@@ -1,12 +1,14 @@
 """Shared fixtures: the content, one built site, a live server, a browser.
 
-- ``library``: the repository's content, loaded once (fails on content problems).
+- ``project``, ``library``: the repository as a project, and its content,
+  loaded once (fails on content problems).
 - ``site_port``: a free local port, chosen before the build because the site's
   ``site_url`` (needed by Material's previews and language switcher) names it.
-- ``built_site``: a build folder with both sites (and the search index when
-  ``pravila.index`` exists), built once per session into a temporary folder.
-- ``live_server``: ``pravila.server.create_app(built_site)`` served by uvicorn
-  on ``site_port`` in a background thread; its value is the base URL
+- ``built_project``: the project with its build folder in a temporary folder,
+  built once per session (both sites and the search index); ``built_site``
+  is that build folder.
+- ``live_server``: ``pravila.server.create_app(built_project)`` served by
+  uvicorn on ``site_port`` in a background thread; its value is the base URL
   (``http://127.0.0.1:PORT``).
 - ``browser``: headless Debian Chromium driven by Playwright. When
   ``/usr/bin/chromium`` is missing it FAILS under ``CI=true`` and skips
@@ -24,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT, repo_project
 from pravila.content import Library, load_library
-from pravila.paths import BUILD_DIR
+from pravila.project import Project
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -38,8 +41,13 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(scope="session")
-def library() -> Library:
-    lib, problems = load_library()
+def project() -> Project:
+    return repo_project()
+
+
+@pytest.fixture(scope="session")
+def library(project: Project) -> Library:
+    lib, problems = load_library(project)
     if problems:
         pytest.fail("the content has problems (run 'pravila check'):\n" + "\n".join(map(str, problems[:20])))
     return lib
@@ -57,21 +65,19 @@ def site_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory, library: Library, site_port: int) -> Path:
-    """A build folder: ``site/`` (both languages), ``docs/``, configs, the index."""
-    from pravila import site
+def built_project(tmp_path_factory: pytest.TempPathFactory, library: Library, site_port: int) -> Project:
+    """The project built into a temporary folder: ``site/`` (every language), ``docs/``, configs, the index."""
+    from pravila.build import build
 
-    build_dir = tmp_path_factory.mktemp("build")
-    site.build_site(library, build_dir, base_url=f"http://127.0.0.1:{site_port}/")
-    try:
-        from pravila.index import build_index
-    except ImportError:
-        pass
-    else:
-        from pravila.paths import index_dir
+    project = repo_project(build=tmp_path_factory.mktemp("build"), site_url=f"http://127.0.0.1:{site_port}/")
+    build(project, library)
+    return project
 
-        build_index(library, index_dir(build_dir))
-    return build_dir
+
+@pytest.fixture(scope="session")
+def built_site(built_project: Project) -> Path:
+    """The build folder of ``built_project``."""
+    return built_project.build_dir
 
 
 class _ThreadedServer:
@@ -115,11 +121,11 @@ def serve_app():
 
 
 @pytest.fixture(scope="session")
-def live_server(built_site: Path, site_port: int):
+def live_server(built_project: Project, site_port: int):
     """The base URL of the built site served by ``pravila.server`` (no trailing slash)."""
     from pravila.server import create_app
 
-    with _ThreadedServer(create_app(built_site), site_port):
+    with _ThreadedServer(create_app(built_project), site_port):
         yield f"http://127.0.0.1:{site_port}"
 
 
@@ -142,6 +148,6 @@ def browser():
 
 @pytest.fixture(scope="session")
 def screenshot_dir() -> Path:
-    folder = BUILD_DIR / "screenshots"
+    folder = ROOT / "build" / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
     return folder

@@ -7,14 +7,24 @@ import unicodedata
 
 import pytest
 
-from pravila import analysis
-from pravila.analysis import analyzer, english_analyzer, index_keys, query_terms, query_word
+from pravila import analysis, index
+from pravila.analysis import index_keys, query_word
+from pravila.index import analyzer, english_analyzer
+from pravila.languages import load_registry
+
+REGISTRY = load_registry()
+RU, CS, EN = REGISTRY["ru"], REGISTRY["cs"], REGISTRY["en"]
+L = {"ru": RU, "cs": CS, "en": EN}
+
+
+def query_terms(text: str, langs: tuple[str, ...] = ("ru", "cs")) -> list[str]:
+    return analysis.query_terms(text, [L[c] for c in langs], EN)
 
 
 def meet(query: str, text_word: str, lang: str) -> bool:
     """Whether a query word finds a word of the text: one of its keys is one of the text word's keys."""
-    keys = {k for k, _ in query_word(analysis.normalize(query), lang).keys}
-    return not keys.isdisjoint(index_keys(analysis.normalize(text_word), lang))
+    keys = {k for k, _ in query_word(analysis.normalize(query), L[lang]).keys}
+    return not keys.isdisjoint(index_keys(analysis.normalize(text_word), L[lang]))
 
 
 @pytest.mark.parametrize(
@@ -58,13 +68,13 @@ def test_decomposed_unicode_is_the_same_word(lang):
     word = {"ru": "полёт", "cs": "sesílání"}[lang]
     nfd = unicodedata.normalize("NFD", word)
     assert nfd != word
-    assert [t.text for t in analyzer(lang)(nfd)] == [t.text for t in analyzer(lang)(word)]
+    assert [t.text for t in analyzer(L[lang])(nfd)] == [t.text for t in analyzer(L[lang])(word)]
     assert query_terms(nfd) == query_terms(word)
 
 
 def test_words_typed_with_diacritics_prefer_the_exact_form():
-    with_marks = dict(query_word("rituál", "cs").keys)
-    without = dict(query_word("ritual", "cs").keys)
+    with_marks = dict(query_word("rituál", CS).keys)
+    without = dict(query_word("ritual", CS).keys)
     # Typed with diacritics: the exact lemma first, the folded key as a weaker alternative.
     assert max(with_marks, key=with_marks.get) == "rituál"
     assert with_marks["~ritual"] < with_marks["rituál"]
@@ -75,14 +85,14 @@ def test_words_typed_with_diacritics_prefer_the_exact_form():
 def test_each_query_word_is_one_or_group_of_at_most_two_keys():
     for text, lang in [("прыжке в длину", "ru"), ("somatická složka", "cs"), ("spell save DC", "cs")]:
         for word in query_terms(text, (lang,)):
-            keys = query_word(word, lang).keys
+            keys = query_word(word, L[lang]).keys
             assert 1 <= len(keys) <= 2
             assert sum(1 for k, _ in keys if not k.startswith("~")) <= 1  # never two exact keys for one word
 
 
 def test_unknown_words_are_searched_by_their_stem_not_a_guessed_lemma():
     # pymorphy guesses a lemma for a typo; only the stem key is used for it
-    assert query_word("прыжек", "ru").keys == (("~прыжек", 1.0),)
+    assert query_word("прыжек", RU).keys == (("~прыжек", 1.0),)
 
 
 def test_stopwords_punctuation_and_query_syntax_are_dropped():
@@ -108,21 +118,21 @@ def test_queries_are_capped_in_words():
 
 
 def test_english_rule_names_are_stemmed():
-    assert [t.text for t in english_analyzer()("Opportunity Attacks")] == ["opportun", "attack"]
-    assert query_word("grappling", "en").keys == (("grappl", 1.0),)
+    assert [t.text for t in english_analyzer(EN)("Opportunity Attacks")] == ["opportun", "attack"]
+    assert analysis.name_key("grappling", EN) == "grappl"
 
 
 def test_analyzers_pickle_and_keep_their_import_path():
     # Whoosh pickles the schema with its analyzers into the index.
-    for ana in (analyzer("ru"), analyzer("cs"), english_analyzer()):
+    for ana in (analyzer(RU), analyzer(CS), english_analyzer(EN)):
         again = pickle.loads(pickle.dumps(ana))
         assert [t.text for t in again("Прыжок sesílání jumping")] == [t.text for t in ana("Прыжок sesílání jumping")]
-    for name in ("WordTokenizer", "StopFilter", "KeysFilter"):
-        assert getattr(analysis, name).__module__ == "pravila.analysis"
+    for name in ("WordTokenizer", "StopFilter", "KeysFilter", "NameKeysFilter"):
+        assert getattr(index, name).__module__ == "pravila.index"
 
 
 def test_the_analyzer_keeps_character_offsets_for_highlighting():
     text = "Если вы совершаете прыжок"
-    tokens = [(t.text, t.startchar, t.endchar) for t in analyzer("ru")(text, chars=True)]
+    tokens = [(t.text, t.startchar, t.endchar) for t in analyzer(RU)(text, chars=True)]
     assert ("прыжок", 19, 25) in tokens
     assert text[19:25] == "прыжок"

@@ -22,23 +22,23 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its TestCli
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
+from helpers import index_library as build_index
+from helpers import repo_project
 from pravila.api import api_routes
 from pravila.content import Chapter, Entry, Library
-from pravila.index import build_index
-from pravila.paths import index_dir
 from pravila.serialize import entry_to_dict
 
 
 @pytest.fixture(scope="module")
-def client(built_site):
-    with TestClient(Starlette(routes=api_routes(built_site))) as c:
+def client(built_project):
+    with TestClient(Starlette(routes=api_routes(built_project))) as c:
         yield c
 
 
 @pytest.fixture(scope="module")
-def api_server(built_site, serve_app):
+def api_server(built_project, serve_app):
     """A real uvicorn server with only the API's routes; its base URL."""
-    return serve_app(Starlette(routes=api_routes(built_site)))
+    return serve_app(Starlette(routes=api_routes(built_project)))
 
 
 @pytest.fixture(params=["api-only server", "pravila serve app"])
@@ -111,7 +111,7 @@ def test_head_answers_without_a_body(client):
 
 
 def test_without_an_index_search_and_health_say_so(tmp_path):
-    with TestClient(Starlette(routes=api_routes(tmp_path))) as c:
+    with TestClient(Starlette(routes=api_routes(repo_project(build=tmp_path)))) as c:
         for path in ["/api/search?q=прыжок", "/healthz"]:
             r = c.get(path)
             assert r.status_code == 503
@@ -127,10 +127,10 @@ def test_a_rebuild_is_answered_without_a_restart(tmp_path):
                       source="test", file=chapter.file, line=1, body=body)
         return Library([chapter], [entry], tmp_path)
 
-    build_index(library_with("old", "Pravidlo o drakovi."), index_dir(tmp_path))
-    with TestClient(Starlette(routes=api_routes(tmp_path))) as c:
+    build_index(library_with("old", "Pravidlo o drakovi."), tmp_path / "index")
+    with TestClient(Starlette(routes=api_routes(repo_project(build=tmp_path)))) as c:
         assert [h["id"] for h in c.get("/api/search?q=drak").json()["hits"]] == ["old"]
-        build_index(library_with("new", "Pravidlo o jednorožci."), index_dir(tmp_path))
+        build_index(library_with("new", "Pravidlo o jednorožci."), tmp_path / "index")
         assert c.get("/api/search?q=drak").json()["hits"] == []
         assert [h["id"] for h in c.get("/api/search?q=jednorožec").json()["hits"]] == ["new"]
         assert c.get("/api/entries/cs/new").status_code == 200

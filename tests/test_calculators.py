@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from pravila import answers, calculators as calc, widgets
 from pravila.cli import main
-from pravila.paths import LOCALES_DIR
+from helpers import LOCALES_DIR
 from pravila.urls import entry_url
 
 VECTORS_FILE = Path(__file__).parent / "vectors" / "calculators.yaml"

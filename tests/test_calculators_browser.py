@@ -20,7 +20,7 @@ import pytest
 
 from pravila import answers, widgets
 from pravila.calculators import CalcError
-from pravila.paths import site_dir
+from helpers import repo_project
 
 from test_calculators import CASES, check_expected, result_object, run_vector
 
@@ -280,13 +280,14 @@ def static_site(tmp_path_factory: pytest.TempPathFactory, library) -> Iterator[s
     The server takes its port first and the site is built for that address:
     Material's instant navigation only takes over links under ``site_url``.
     """
-    from pravila.site import build_site
+    from pravila.build import build
 
     build_dir = tmp_path_factory.mktemp("calc-site")
-    handler = functools.partial(_Quiet, directory=str(site_dir(build_dir)))
+    (build_dir / "site").mkdir()
+    handler = functools.partial(_Quiet, directory=str(build_dir / "site"))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     base = f"http://127.0.0.1:{server.server_address[1]}"
-    build_site(library, build_dir, base_url=base + "/")
+    build(repo_project(build=build_dir, site_url=base + "/"), library)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -65,8 +65,8 @@ def test_unknown_id_is_one_clear_line() -> None:
 
 def test_unknown_language_is_refused() -> None:
     result = invoke("export", "--lang", "de")
-    assert result.exit_code == 2
-    assert "'de' is not one of 'ru', 'cs'" in result.output
+    assert result.exit_code == 1
+    assert result.output.strip() == "Error: unknown language 'de' (this project has ru, cs)"
 
 
 def test_broken_content_stops_export_without_traceback(tmp_path) -> None:

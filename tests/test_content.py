@@ -9,11 +9,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from helpers import MINI, repo_project
 from pravila.cli import main
-from pravila.content import load_library
+from pravila.content import load_library as _load_library
 from pravila.fidelity import fidelity_problems
 
-MINI = Path(__file__).parent / "fixtures" / "mini"
+
+def load_library(content: Path | None = None):
+    return _load_library(repo_project(content=content))
 
 
 @pytest.fixture

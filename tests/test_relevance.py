@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pravila.content import load_library
-from pravila.index import build_index
-from pravila.query import Searcher
+from helpers import index_library as build_index
+from helpers import repo_project
+from helpers import searcher as Searcher
+from pravila.content import load_library as _load_library
 
 QUERIES_FILE = Path(__file__).parent / "relevance" / "queries.yaml"
 KINDS = ("title", "inflected", "paraphrase", "folding", "typo", "english")
@@ -140,7 +141,7 @@ class PlainIndex:
 
 @pytest.fixture(scope="module")
 def library():
-    lib, problems = load_library()
+    lib, problems = _load_library(repo_project())
     assert not problems, problems[:3]
     return lib
 
@@ -206,7 +207,7 @@ def table(ours: dict[str, Scores], plain: dict[str, Scores]) -> str:
 def main() -> int:
     import tempfile
 
-    lib, _ = load_library()
+    lib, _ = _load_library(repo_project())
     with tempfile.TemporaryDirectory() as tmp:
         build_index(lib, Path(tmp) / "index")
         with Searcher(Path(tmp) / "index") as s:

@@ -10,25 +10,26 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from helpers import index_library as build_index
+from helpers import searcher as Searcher
 from pravila.analysis import index_keys, normalize, query_word
 from pravila.cli import main
 from pravila.content import Chapter, Entry, Library
-from pravila.index import build_index, generations_dir
-from pravila.paths import index_dir
-from pravila.query import MAX_QUERY_CHARS, QueryError, Searcher
+from pravila.index import generations_dir
+from pravila.query import MAX_QUERY_CHARS, QueryError
 from pravila.serialize import entry_to_dict
 
 
 @pytest.fixture(scope="module")
 def build_dir(library, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("search-build")
-    build_index(library, index_dir(folder))
+    build_index(library, folder / "index")
     return folder
 
 
 @pytest.fixture(scope="module")
 def searcher(build_dir):
-    with Searcher(index_dir(build_dir)) as s:
+    with Searcher(build_dir / "index") as s:
         yield s
 
 
@@ -119,7 +120,7 @@ def test_snippets_mark_the_words_in_their_own_forms(searcher, library):
     text = library.text(library.get("ru", hit.id))
     for word in marked:
         assert word in text  # the text's own word, not the query's or a lemma
-        assert not set(index_keys(normalize(word), "ru")).isdisjoint(k for k, _ in query_word("прыжке", "ru").keys)
+        assert not set(index_keys(normalize(word), searcher.languages[0])).isdisjoint(k for k, _ in query_word("прыжке", searcher.languages[0]).keys)
     assert "прыжком" in marked or "прыжок" in marked
 
 

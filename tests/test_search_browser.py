@@ -30,11 +30,11 @@ def page(browser):
 
 
 @pytest.fixture(scope="module")
-def static_server(built_site, serve_app):
+def static_server(built_project, serve_app):
     """The same build served without the API, as a static host would."""
     from pravila.server import create_app
 
-    return serve_app(create_app(built_site, api=False))
+    return serve_app(create_app(built_project, api=False))
 
 
 def search(page, base: str, path: str, query: str) -> list[dict[str, str]]:

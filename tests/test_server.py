@@ -16,13 +16,13 @@ with warnings.catch_warnings():  # Starlette 1.x nudges towards httpx2; httpx wo
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from helpers import MINI, repo_project
 from pravila import server
-from pravila.paths import CONTENT_DIR, site_dir
 
 
 @pytest.fixture(scope="module")
-def client(built_site: Path) -> TestClient:
-    return TestClient(server.create_app(built_site))
+def client(built_project) -> TestClient:
+    return TestClient(server.create_app(built_project))
 
 
 # --- negotiation ---------------------------------------------------------------------
@@ -55,9 +55,10 @@ def test_root_shows_the_chooser_without_a_match(client: TestClient, header: str 
 
 
 def test_negotiation_uses_babel():
-    assert server.negotiate("cs-CZ") == "cs"
-    assert server.negotiate("ru") == "ru"
-    assert server.negotiate("uk-UA,en") is None
+    langs = ("ru", "cs")
+    assert server.negotiate("cs-CZ", langs) == "cs"
+    assert server.negotiate("ru", langs) == "ru"
+    assert server.negotiate("uk-UA,en", langs) is None
     assert server.parse_accept_language("a;q=0.1, b, c;q=0.5") == ["b", "c", "a"]
     assert server.parse_accept_language("ru;q=0, cs") == ["cs"]
 
@@ -126,13 +127,13 @@ def test_nothing_outside_the_site_is_served(client: TestClient, path: str):
 
 
 def test_symlinks_out_of_the_site_are_not_followed(tmp_path: Path):
-    root = site_dir(tmp_path)
+    root = tmp_path / "site"
     (root / "ru").mkdir(parents=True)
     (root / "index.html").write_text("chooser", encoding="utf-8")
     secret = tmp_path / "secret.txt"
     secret.write_text("secret", encoding="utf-8")
     (root / "ru" / "leak.txt").symlink_to(secret)
-    c = TestClient(server.create_app(tmp_path, api=False))
+    c = TestClient(server.create_app(repo_project(build=tmp_path), api=False))
     assert c.get("/ru/leak.txt").status_code == 404
     assert c.get("/").text == "chooser"
 
@@ -142,14 +143,15 @@ def test_api_is_mounted(client: TestClient):
     assert client.get("/healthz").status_code == 200
 
 
-# --- rebuilding --------------------------------------------------------------------------
+# --- rebuilding (on the small fixture project: a rebuild of it takes about a second) -----------------
 
 
 @pytest.fixture()
-def content_copy(tmp_path: Path) -> Path:
+def mini_project(tmp_path: Path):
+    """A writable copy of the small fixture content, as a project building into tmp_path/build."""
     dest = tmp_path / "content"
-    shutil.copytree(CONTENT_DIR, dest)
-    return dest
+    shutil.copytree(MINI, dest)
+    return repo_project(content=dest, build=tmp_path / "build")
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -158,57 +160,54 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_rebuild_swaps_in_new_content_and_keeps_the_old_on_problems(content_copy: Path, tmp_path: Path, caplog):
-    build_dir = tmp_path / "build"
-    assert server.rebuild(build_dir, content_copy)
-    page = site_dir(build_dir) / "ru" / "combat" / "movement" / "index.html"
+def test_rebuild_swaps_in_new_content_and_keeps_the_old_on_problems(mini_project, caplog):
+    assert server.rebuild(mini_project)
+    page = mini_project.site_dir / "ru" / "mini" / "movement" / "index.html"
     assert "Движение" in page.read_text(encoding="utf-8")
 
-    yaml_file = content_copy / "ru" / "combat.yaml"
-    _edit(yaml_file, "title: Бой\n", "title: Бой (правка)\n")
-    assert server.rebuild(build_dir, content_copy)
-    assert "Бой (правка)" in page.read_text(encoding="utf-8")
+    yaml_file = mini_project.content_dir / "ru" / "mini.yaml"
+    _edit(yaml_file, "title: Мини\n", "title: Мини (правка)\n")
+    assert server.rebuild(mini_project)
+    assert "Мини (правка)" in page.read_text(encoding="utf-8")
 
     _edit(yaml_file, "  - id: movement\n", "  - id: movement\n    parent: nowhere\n")
     with caplog.at_level("ERROR", logger="pravila.server"):
-        assert not server.rebuild(build_dir, content_copy)
+        assert not server.rebuild(mini_project)
     assert "nowhere" in caplog.text
     assert "still serving the previous build" in caplog.text
-    assert "Бой (правка)" in page.read_text(encoding="utf-8")
+    assert "Мини (правка)" in page.read_text(encoding="utf-8")
 
 
-def test_readers_never_see_half_a_site(content_copy: Path, tmp_path: Path):
-    build_dir = tmp_path / "build"
-    assert server.rebuild(build_dir, content_copy)
-    c = TestClient(server.create_app(build_dir, api=False))
+def test_readers_never_see_half_a_site(mini_project):
+    assert server.rebuild(mini_project)
+    c = TestClient(server.create_app(mini_project, api=False))
     statuses: list[int] = []
     done = threading.Event()
 
     def build_twice() -> None:
         try:
             for _ in range(2):
-                server.rebuild(build_dir, content_copy)
+                server.rebuild(mini_project)
         finally:
             done.set()
 
     threading.Thread(target=build_twice, daemon=True).start()
     while not done.is_set():
-        for path in ("/ru/combat/movement/", "/cs/", "/ru/assets/pravila/site.css"):
+        for path in ("/ru/mini/movement/", "/cs/", "/ru/assets/pravila/site.css"):
             statuses.append(c.get(path).status_code)
     assert len(statuses) > 10
     assert set(statuses) == {200}
 
 
-def test_watch_rebuilds_on_change(content_copy: Path, tmp_path: Path):
-    build_dir = tmp_path / "build"
-    assert server.rebuild(build_dir, content_copy)
-    page = site_dir(build_dir) / "cs" / "spellcasting" / "range" / "index.html"
-    watcher = server.Watcher(build_dir, content_copy).start()
+def test_watch_rebuilds_on_change(mini_project):
+    assert server.rebuild(mini_project)
+    page = mini_project.site_dir / "cs" / "mini" / "index.html"
+    watcher = server.Watcher(mini_project).start()
     try:
         time.sleep(0.5)
-        _edit(content_copy / "cs" / "spellcasting.yaml", "title: Sesílání kouzel\n  en:", "title: Sesílání kouzel (úprava)\n  en:")
+        _edit(mini_project.content_dir / "cs" / "mini.yaml", "  title: Mini\n", "  title: Mini (úprava)\n")
         deadline = time.monotonic() + 60
-        while "Sesílání kouzel (úprava)" not in page.read_text(encoding="utf-8"):
+        while "Mini (úprava)" not in page.read_text(encoding="utf-8"):
             assert time.monotonic() < deadline, "the watcher did not rebuild"
             time.sleep(0.2)
     finally:

@@ -11,14 +11,16 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
+import yaml
 
-from pravila import i18n, pages, site
-from pravila.content import LANGS, Library
-from pravila.paths import LOCALES_DIR, site_dir
+from helpers import LOCALES_DIR, repo_project
+from pravila import pages, site
+from pravila.content import Library
 from pravila.serialize import entry_to_dict
 from pravila.urls import entry_url, page_path
 
 ORIGIN = "http://site.test"
+LANGS = ("ru", "cs")
 
 
 @dataclass
@@ -105,7 +107,7 @@ def file_of(root: Path, url: str) -> Path | None:
 
 @pytest.fixture(scope="module")
 def root(built_site: Path) -> Path:
-    return site_dir(built_site)
+    return built_site / "site"
 
 
 # --- the layout ------------------------------------------------------------------------
@@ -124,12 +126,16 @@ def test_both_sites_and_the_chooser_are_built(root: Path):
     assert "Выберите язык" in chooser.text and "Vyberte jazyk" in chooser.text
 
 
-def test_generated_configs_inherit_the_base(built_site: Path):
+def test_generated_configs_extend_the_project_s_mkdocs_yml(built_project):
+    built_site = built_project.build_dir
     for lang in LANGS:
-        text = (built_site / f"mkdocs.{lang}.yml").read_text(encoding="utf-8")
-        assert f"INHERIT: {site.BASE_CONFIG}" in text
-        assert f"language: {lang}" in text
+        config = yaml.safe_load((built_site / f"mkdocs.{lang}.yml").read_text(encoding="utf-8"))
+        assert config["INHERIT"] == str(built_project.mkdocs_file)
+        assert config["theme"]["language"] == lang
+        assert "site_description" not in config  # the project's mkdocs.yml sets it: its value wins
         assert (built_site / "docs" / lang / "index.md").is_file()
+    html_text = (built_site / "site" / "ru" / "index.html").read_text(encoding="utf-8")
+    assert "Dungeons &amp; Dragons 5e rules in Russian and Czech" in html_text or "Dungeons & Dragons 5e rules in Russian and Czech" in html_text
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -326,20 +332,21 @@ def test_a_z_index_lists_titles_english_names_and_aliases(library: Library, root
         assert f"{ORIGIN}{entry_url(library, entry)}" in linked, entry.key
 
 
-def test_a_z_index_is_alphabetical(library: Library):
+def test_a_z_index_is_alphabetical(project, library: Library):
     for lang in LANGS:
-        terms = [t.display for t in pages.index_terms(library, lang)]
-        assert terms == sorted(terms, key=lambda t: pages.collation_key(t, lang))
-    cs_letters = [pages.letter_of(t.display, "cs") for t in pages.index_terms(library, "cs")]
+        terms = [t.display for t in pages.index_terms(library, project.language(lang))]
+        assert terms == sorted(terms, key=lambda t: pages.collation_key(t, project.language(lang)))
+    cs = project.language("cs")
+    cs_letters = [pages.letter_of(t.display, cs) for t in pages.index_terms(library, cs)]
     assert cs_letters.index("H") < cs_letters.index("Ch") if "Ch" in cs_letters else True
 
 
 # --- the Markdown ----------------------------------------------------------------------------
 
 
-def test_generated_markdown_is_deterministic(library: Library, built_site: Path):
-    first = site.language_sites(library)
-    second = site.language_sites(library)
+def test_generated_markdown_is_deterministic(project, library: Library, built_site: Path):
+    first = site.language_sites(project, library)
+    second = site.language_sites(project, library)
     for a, b in zip(first, second):
         assert [(p.path, p.markdown.encode()) for p in a.pages] == [(p.path, p.markdown.encode()) for p in b.pages]
         for page in a.pages:
@@ -347,8 +354,8 @@ def test_generated_markdown_is_deterministic(library: Library, built_site: Path)
             assert written == page.markdown.encode("utf-8"), page.path
 
 
-def test_markdown_keeps_rules_text_and_adds_only_catalog_strings(library: Library):
-    ru = next(s for s in site.language_sites(library) if s.lang == "ru")
+def test_markdown_keeps_rules_text_and_adds_only_catalog_strings(project, library: Library):
+    ru = next(s for s in site.language_sites(project, library) if s.lang == "ru")
     md = ru.page("combat/actions.md").markdown
     assert "## Атака {#attack}" in md
     assert "[Захват](#grapple)" in md
@@ -362,8 +369,10 @@ def test_a_broken_link_fails_the_build(tmp_path: Path):
     broken = pages.LanguageSite(
         "ru", "Test", [pages.Page("index.md", "Home", "# Home\n\n[gone](missing.md#nowhere)\n")], ["index.md"]
     )
+    project = repo_project(build=tmp_path)
     site.write_docs(broken, tmp_path / "docs" / "ru")
-    config = site.write_config(broken, tmp_path, "http://127.0.0.1:8000/")
+    site.write_overrides(project, tmp_path)
+    config = site.write_config(project, broken, tmp_path)
     with pytest.raises(site.SiteBuildError) as err:
         site.run_mkdocs(config, "ru", tmp_path / "out")
     assert "missing.md" in str(err.value)
@@ -376,15 +385,19 @@ def test_a_broken_anchor_fails_the_build(tmp_path: Path):
         [pages.Page("index.md", "Home", "# Home\n\n[x](other.md#nowhere)\n"), pages.Page("other.md", "Other", "# Other {#other}\n")],
         ["index.md", "other.md"],
     )
+    project = repo_project(build=tmp_path)
     site.write_docs(broken, tmp_path / "docs" / "cs")
-    config = site.write_config(broken, tmp_path, "http://127.0.0.1:8000/")
+    site.write_overrides(project, tmp_path)
+    config = site.write_config(project, broken, tmp_path)
     with pytest.raises(site.SiteBuildError) as err:
         site.run_mkdocs(config, "cs", tmp_path / "out")
     assert "nowhere" in str(err.value)
 
 
-def test_a_failed_build_keeps_the_previous_site(library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    old = site_dir(tmp_path)
+def test_a_failed_build_keeps_the_previous_site_and_index(library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from pravila.build import build
+
+    old = tmp_path / "site"
     old.mkdir(parents=True)
     (old / "index.html").write_text("previous", encoding="utf-8")
 
@@ -393,9 +406,11 @@ def test_a_failed_build_keeps_the_previous_site(library: Library, tmp_path: Path
 
     monkeypatch.setattr(site, "run_mkdocs_all", fail)
     with pytest.raises(site.SiteBuildError):
-        site.build_site(library, tmp_path)
+        build(repo_project(build=tmp_path), library)
     assert (old / "index.html").read_text(encoding="utf-8") == "previous"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site")] == []
+    assert not (tmp_path / "index").exists()
+    assert list((tmp_path / "index.d").iterdir()) == []  # the unpublished generation is gone
 
 
 # --- catalogs ----------------------------------------------------------------------------------
@@ -407,7 +422,7 @@ def test_a_failed_build_keeps_the_previous_site(library: Library, tmp_path: Path
      ("cs", ["1 odkaz", "2 odkazy", "5 odkazů", "4 odkazy", "11 odkazů", "0 odkazů"])],
 )
 def test_plurals(lang: str, forms: list[str]):
-    t = pages.Translator(lang)
+    t = pages.Translator(repo_project().catalogs, lang)
     for form in forms:
         n = int(form.split()[0])
         assert t.ngettext("%(num)d link", "%(num)d links", n) == form
@@ -454,4 +469,4 @@ def test_ui_text_is_translated_in_pages(root: Path):
     ru = parse(root / "ru" / "combat" / "actions" / "index.html").text
     cs = parse(root / "cs" / "spellcasting" / "spell-slots" / "index.html").text
     assert "См. также" in ru and "Viz také" in cs
-    assert i18n.gettext("cs", "See also") == "Viz také"
+    assert repo_project().catalogs.gettext("cs", "See also") == "Viz také"

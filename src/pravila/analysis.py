@@ -1,17 +1,22 @@
-"""Language analysis for search: words → search keys, for Russian, Czech and English.
+"""Language analysis for search: words → search keys, for any language of the registry.
 
-Pure functions (no files, no index) plus the small Whoosh pieces that apply
-them at indexing time.  The same functions analyse the indexed text and the
-query, so both sides always agree.
+Pure functions, no files and no index: a :class:`~pravila.languages.Language`
+record names the parts (lemmatizer, stemmer, letter folds, stopwords) and
+the functions here compose them.  The same functions analyse the indexed
+text and the query, so both sides always agree.  The Whoosh adapters that
+apply them at indexing time live with the index (:mod:`pravila.search.index`).
 
 Every word of the text is indexed under a few *keys*:
 
 - the **exact** key: the lemma (Russian: pymorphy3, ё folded to е; Czech:
   simplemma, diacritics kept), e.g. ``прыжке → прыжок``, ``kouzel → kouzlo``;
-- **loose** keys, prefixed ``~``: a stem (Russian: Snowball; Czech: a light
-  stemmer on the diacritic-folded word; Latin-script words in Russian text:
-  English Snowball), e.g. ``~прыжк``, ``~sesil``.  Typing without
-  diacritics, unknown words and typos go through these.
+- **loose** keys, prefixed ``~``: the stem of the word and of its lemma
+  (the language's stemmer; Czech: a light stemmer on the diacritic-folded
+  word), e.g. ``~прыжк``, ``~sesil``.  Typing without diacritics, unknown
+  words and typos go through these.
+
+A word in another script than the language's own (English rule names in
+Russian text) is keyed as English: itself, and its English Snowball stem.
 
 A query word becomes one OR group of keys (never several keys ANDed):
 the exact key when the lemmatizer knows the word or it carries diacritics,
@@ -19,51 +24,50 @@ plus its loose key at a lower weight; otherwise only the loose key.  So
 ``sesilani`` finds «Sesílání» through ``~sesil`` while ``sesílání`` prefers
 documents that have exactly that word.
 
-The English field (rule names and English aliases) has one key per word: the
-English Snowball stem.
+The English names field has one key per word: the English stem
+(:func:`name_key`).  Stopwords are dropped from queries and from the index.
 
-Stopwords are dropped from queries and from the index; a query of only
-stopwords finds nothing.
-
-Whoosh pickles the schema, and with it the analyzers: every class here must
-stay importable as ``pravila.analysis.<Name>``.
+In the doctests, ``ru``, ``cs`` and ``en`` are the registry's records.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple
 
-from whoosh.analysis import Filter, Tokenizer
-from whoosh.analysis.acore import Token
+from .languages import Language, script_of
 
 __all__ = [
-    "LANGS",
+    "LOOSE",
     "WORD_RE",
     "QueryWord",
     "Word",
-    "analyzer",
-    "english_analyzer",
     "fold",
     "has_diacritics",
     "index_keys",
     "is_stopword",
     "loose_key",
+    "name_key",
     "name_words",
     "normalize",
     "query_terms",
     "query_word",
+    "stem",
     "words",
 ]
 
-LANGS = ("ru", "cs")
+log = logging.getLogger(__name__)
+
 LOOSE = "~"  # prefix of loose keys; exact keys never start with it (words are letters and digits)
+FOREIGN_STEMMER = "snowball:english"  # words in another script than the language's: rule names are English
 
 # A word: letters and digits; an apostrophe or a hyphen inside a word splits it.
 WORD_RE = re.compile(r"[^\W_]+")
+MAX_WORD = 64  # letters of a word that are analysed; a longer "word" is cut (no language has such words)
 
 
 # --- normalization ----------------------------------------------------------
@@ -110,10 +114,6 @@ def has_diacritics(word: str) -> bool:
     return fold(word) != word
 
 
-def _is_cyrillic(word: str) -> bool:
-    return any("\u0400" <= c <= "\u04ff" for c in word)
-
-
 class Word(NamedTuple):
     """A word of a text with where it stands (NFC, lowercased)."""
 
@@ -137,109 +137,40 @@ def words(text: str) -> list[Word]:
 
 # --- stopwords ----------------------------------------------------------------
 
-_RU_STOP = frozenset(
-    """
-    а без более бы был была были было быть в вам вас ведь во вот все всего всех вы где да даже для до
-    его ее ей ему если есть еще ж же за зачем здесь и из или им их к как какая какие какой когда ко
-    кто куда ли либо лишь между меня мне много мной мог могу может можно мой моя мы на над надо нам
-    нас не него нее нельзя нет ни нибудь них но ну о об однако он она они оно от очень по под после
-    почему при про раз с сам свой свою себе себя со сколько так также такой там тебе тебя то тогда
-    того тоже той только том тот ты у уже хотя чего чей чем что чтобы чтоб эта эти это этого этой
-    этом этот эту я нужно нужен нужна сделать делать
-    """.split()
-)
 
-_CS_STOP = frozenset(
-    fold(w)
-    for w in """
-    a aby aj ale ani asi až bude budou by byl byla byli bylo být co což či článek do i já jak jaká
-    jaké jaký jako je jeho jej její jejich jen jenž ji jí jsem jsi jsme jsou jste k kam kde kdo kdy
-    když ke kolik která které kterou který kteří ku lze mají mám máme máš má mě mezi mi mít mně mnou
-    můj může můžu můžeš muset musím my na nad nám nás naše ne nebo něco nějak není než o od on ona
-    oni ono po pod podle pokud pro proč proto protože před při s se si sice své svůj ta tak také tam
-    te tedy ten tento to tohle toho tom tomu totiž tu tuto ty u už v ve více však všechno vy z za ze
-    že koho komu kým někdo někoho někomu něco něčeho nic nikdo nikoho mu mne ho jim jej jsem
-    """.split()
-)
-
-_EN_STOP = frozenset(
-    """
-    a an and are as at be by can do does for from how i if in into is it its me my not of on onto
-    or the to what when with you your
-    """.split()
-)
-
-_STOP = {"ru": _RU_STOP, "cs": _CS_STOP, "en": _EN_STOP}
+def stopword_key(word: str, lang: Language) -> str:
+    """How a word is compared with the stopwords: letter folds, then without diacritics."""
+    return fold(lang.fold_letters(word))
 
 
-def is_stopword(word: str, lang: str) -> bool:
+def is_stopword(word: str, lang: Language) -> bool:
     """Whether a (lowercased) word carries no meaning for search in ``lang``.
 
     Czech stopwords match typed without diacritics too; Russian ones with ё as е.
 
-    >>> is_stopword("как", "ru"), is_stopword("kolik", "cs"), is_stopword("ze", "cs"), is_stopword("the", "en")
+    >>> is_stopword("как", ru), is_stopword("kolik", cs), is_stopword("ze", cs), is_stopword("the", en)
     (True, True, True, True)
-    >>> is_stopword("прыжок", "ru"), is_stopword("dosah", "cs")
+    >>> is_stopword("прыжок", ru), is_stopword("dosah", cs)
     (False, False)
     """
-    if lang == "ru":
-        return word.replace("ё", "е") in _RU_STOP
-    if lang == "cs":
-        return fold(word) in _CS_STOP
-    return word in _STOP[lang]
+    return stopword_key(word, lang) in lang.stopwords
 
 
-# --- stemmers and lemmatizers (cached: the same words come back all the time) --
+# --- the parts: stemmers and lemmatizers (cached: the same words come back all the time) --
 
 
 @lru_cache(maxsize=None)
-def _snowball(algorithm: str):
+def _snowball(algorithm: str) -> Any:
     import Stemmer  # PyStemmer: C Snowball, ~70x faster than whoosh.lang's pure-Python one
 
     return Stemmer.Stemmer(algorithm)
 
 
 @lru_cache(maxsize=None)
-def _morph():
+def _morph(lang: str) -> Any:
     import pymorphy3
 
-    return pymorphy3.MorphAnalyzer()
-
-
-@lru_cache(maxsize=200_000)
-def _ru_lemma(word: str) -> tuple[str, bool]:
-    """(lemma with ё folded, whether the dictionary knows the word)."""
-    morph = _morph()
-    parses = morph.parse(word)
-    lemma = parses[0].normal_form if parses else word
-    return lemma.replace("ё", "е"), morph.word_is_known(word)
-
-
-@lru_cache(maxsize=200_000)
-def _cs_lemma(word: str) -> tuple[str, bool]:
-    import simplemma
-
-    return simplemma.lemmatize(word, lang="cs").lower(), simplemma.is_known(word, lang="cs")
-
-
-@lru_cache(maxsize=200_000)
-def en_stem(word: str) -> str:
-    """English Snowball stem of a lowercased word.
-
-    >>> en_stem("grappling"), en_stem("jumping"), en_stem("spells")
-    ('grappl', 'jump', 'spell')
-    """
-    return _snowball("english").stemWord(word)
-
-
-@lru_cache(maxsize=200_000)
-def ru_stem(word: str) -> str:
-    """Russian Snowball stem, ё folded to е.
-
-    >>> ru_stem("прыжке"), ru_stem("местностью"), ru_stem("полётом")
-    ('прыжк', 'местност', 'полет')
-    """
-    return _snowball("russian").stemWord(word.replace("ё", "е"))
+    return pymorphy3.MorphAnalyzer(lang=lang)
 
 
 _CS_CASE_SUFFIXES = (
@@ -250,21 +181,20 @@ _CS_CASE_SUFFIXES = (
 )
 
 
-@lru_cache(maxsize=200_000)
-def cs_stem(word: str) -> str:
+def czech_light(word: str) -> str:
     """Light Czech stemmer on the folded word (Dolamic & Savoy's, as in Lucene, plus verbal nouns).
 
     It removes case endings, possessive suffixes, the infinitive ``-at/-it``
     and the ``-án-/-en-`` of verbal nouns and participles, so it conflates
     the forms of one word (and a verb with its noun) but rarely two different
     words.  It works on text without diacritics, which is how ``sesilani``
-    meets ``sesílání``.
+    meets ``sesílání``.  ``static/stemmers.js`` is its twin.
 
-    >>> [cs_stem(w) for w in ["sesílání", "sesilani", "sesílat", "pozice", "pozic", "pozicí", "kouzel", "kouzlem"]]
+    >>> [czech_light(w) for w in ["sesílání", "sesilani", "sesílat", "pozice", "pozic", "pozicí", "kouzel", "kouzlem"]]
     ['sesil', 'sesil', 'sesil', 'pozik', 'pozik', 'pozik', 'kouzl', 'kouzl']
-    >>> cs_stem("složka") == cs_stem("složek") == cs_stem("slozky")
+    >>> czech_light("složka") == czech_light("složek") == czech_light("slozky")
     True
-    >>> cs_stem("poznání") == cs_stem("poznat"), cs_stem("ovlivněno") == cs_stem("ovlivnit")
+    >>> czech_light("poznání") == czech_light("poznat"), czech_light("ovlivněno") == czech_light("ovlivnit")
     (True, True)
     """
     s = fold(word)
@@ -295,47 +225,99 @@ def cs_stem(word: str) -> str:
     return s
 
 
-# --- keys -------------------------------------------------------------------
+_OWN_STEMMERS: dict[str, Callable[[str], str]] = {"czech-light": czech_light}
 
 
-def loose_key(word: str, lang: str) -> str:
-    """The loose key of a lowercased word: what typos are fuzzy-matched against.
-
-    >>> loose_key("прыжке", "ru"), loose_key("sesílání", "cs"), loose_key("jumping", "en")
-    ('~прыжк', '~sesil', 'jump')
-    """
-    if lang == "en":
-        return en_stem(word)
-    if lang == "ru":
-        if _is_cyrillic(word):
-            return LOOSE + ru_stem(word)
-        return LOOSE + en_stem(word)
-    return LOOSE + cs_stem(word)
+@lru_cache(maxsize=400_000)
+def _stem_with(spec: str, word: str) -> str:
+    kind, _, arg = spec.partition(":")
+    if kind == "pravila":
+        return _OWN_STEMMERS[arg](word)
+    return str(_snowball(arg).stemWord(word))
 
 
 @lru_cache(maxsize=200_000)
-def index_keys(word: str, lang: str) -> tuple[str, ...]:
+def _lemma_with(spec: str, word: str) -> tuple[str, bool]:
+    """(lemma, whether the dictionary knows the word); the word itself when the lemmatizer fails."""
+    kind, _, arg = spec.partition(":")
+    try:
+        if kind == "pymorphy3":
+            morph = _morph(arg)
+            parses = morph.parse(word)
+            return (parses[0].normal_form if parses else word), bool(morph.word_is_known(word))
+        import simplemma
+
+        return simplemma.lemmatize(word, lang=arg).lower(), bool(simplemma.is_known(word, lang=arg))
+    except Exception:  # noqa: BLE001 — a lemmatizer must never turn an odd word into an error
+        log.warning("the %s lemmatizer failed on a word of %d characters; using the word itself", spec, len(word))
+        return word, False
+
+
+def stem(word: str, lang: Language) -> str:
+    """The language's stem of a lowercased word (after its letter folds).
+
+    >>> stem("прыжке", ru), stem("местностью", ru), stem("полётом", ru), stem("grappling", en)
+    ('прыжк', 'местност', 'полет', 'grappl')
+    """
+    return _stem_with(lang.stemmer, lang.fold_letters(word[:MAX_WORD]))
+
+
+def lemma(word: str, lang: Language) -> tuple[str, bool]:
+    """(the lemma with the letter folds applied, whether the lemmatizer knows the word).
+
+    >>> lemma("прыжке", ru), lemma("полётом", ru), lemma("kouzel", cs)
+    (('прыжок', True), ('полет', True), ('kouzlo', True))
+    """
+    word = word[:MAX_WORD]
+    if not lang.lemmatizer:
+        return lang.fold_letters(word), False
+    found, known = _lemma_with(lang.lemmatizer, word)
+    return lang.fold_letters(found), known
+
+
+def _own(word: str, lang: Language) -> bool:
+    """Whether a word is in the language's own script (else it is keyed as English)."""
+    return script_of(word) == lang.script
+
+
+# --- keys -------------------------------------------------------------------
+
+
+def loose_key(word: str, lang: Language) -> str:
+    """The loose key of a lowercased word: what typos are fuzzy-matched against.
+
+    >>> loose_key("прыжке", ru), loose_key("sesílání", cs), loose_key("jumping", ru)
+    ('~прыжк', '~sesil', '~jump')
+    """
+    if _own(word, lang):
+        return LOOSE + stem(word, lang)
+    return LOOSE + _stem_with(FOREIGN_STEMMER, word[:MAX_WORD])
+
+
+def name_key(word: str, english: Language) -> str:
+    """The key of a word in the English names field: its English stem.
+
+    >>> name_key("grappling", en), name_key("spells", en)
+    ('grappl', 'spell')
+    """
+    return stem(word, english)
+
+
+@lru_cache(maxsize=200_000)
+def index_keys(word: str, lang: Language) -> tuple[str, ...]:
     """Every key a (lowercased) word of the text is indexed under.
 
-    >>> index_keys("прыжке", "ru")
+    >>> index_keys("прыжке", ru)
     ('прыжок', '~прыжк', '~прыжок')
-    >>> index_keys("Sesílání".lower(), "cs")
+    >>> index_keys("Sesílání".lower(), cs)
     ('sesílání', '~sesil')
-    >>> index_keys("jumping", "en")
-    ('jump',)
+    >>> index_keys("grapple", ru)
+    ('grapple', '~grappl')
     """
-    if lang == "en":
-        return (en_stem(word),)
-    if lang == "ru":
-        if _is_cyrillic(word):
-            lemma, _ = _ru_lemma(word)
-            keys = (lemma, LOOSE + ru_stem(word), LOOSE + ru_stem(lemma))
-        else:
-            keys = (word, LOOSE + en_stem(word))
-    else:
-        lemma, _ = _cs_lemma(word)
-        keys = (lemma, LOOSE + cs_stem(word), LOOSE + cs_stem(lemma))
-    return tuple(dict.fromkeys(keys))
+    if not _own(word, lang):
+        return tuple(dict.fromkeys((word[:MAX_WORD], loose_key(word, lang))))
+    base, _ = lemma(word, lang)
+    return tuple(dict.fromkeys((base, loose_key(word, lang), loose_key(base, lang))))
 
 
 @dataclass(frozen=True)
@@ -357,56 +339,54 @@ LOOSE_WEIGHT = 0.6
 
 
 @lru_cache(maxsize=50_000)
-def query_word(word: str, lang: str) -> QueryWord:
+def query_word(word: str, lang: Language) -> QueryWord:
     """The keys a (lowercased) query word is looked up by, in one language.
 
-    >>> query_word("прыжке", "ru").keys
+    >>> query_word("прыжке", ru).keys
     (('прыжок', 1.0), ('~прыжк', 0.6))
-    >>> query_word("sesilani", "cs").keys  # no diacritics, unknown to the lemmatizer: loose key only
+    >>> query_word("sesilani", cs).keys  # no diacritics, unknown to the lemmatizer: loose key only
     (('~sesil', 1.0),)
-    >>> query_word("sesílání", "cs").keys  # typed with diacritics: the exact form is preferred
+    >>> query_word("sesílání", cs).keys  # typed with diacritics: the exact form is preferred
     (('sesílání', 1.0), ('~sesil', 0.6))
     """
     loose = loose_key(word, lang)
-    if lang == "en":
-        return QueryWord(word, lang, ((loose, EXACT_WEIGHT),), loose)
-    if lang == "ru":
-        if _is_cyrillic(word):
-            lemma, known = _ru_lemma(word)
-        else:
-            lemma, known = word, True
-    else:
-        lemma, known = _cs_lemma(word)
+    if _own(word, lang):
+        base, known = lemma(word, lang)
         known = known or has_diacritics(word)
-    if known and lemma != loose:
-        return QueryWord(word, lang, ((lemma, EXACT_WEIGHT), (loose, LOOSE_WEIGHT)), loose)
-    return QueryWord(word, lang, ((loose, EXACT_WEIGHT),), loose)
+    else:
+        base, known = word[:MAX_WORD], True
+    if known and base != loose:
+        return QueryWord(word, lang.code, ((base, EXACT_WEIGHT), (loose, LOOSE_WEIGHT)), loose)
+    return QueryWord(word, lang.code, ((loose, EXACT_WEIGHT),), loose)
 
 
 MAX_QUERY_WORDS = 12
 
 
-def query_terms(text: str, langs: tuple[str, ...] = LANGS) -> list[str]:
+def query_terms(text: str, langs: Iterable[Language], english: Language) -> list[str]:
     """The searchable words of a query, for a search in ``langs``.
 
     Stopwords go (a Latin word also when it is an English stopword); repeated
-    words count once; at most ``MAX_QUERY_WORDS``.  A Cyrillic word counts
-    only when Russian is searched.
+    words count once; at most ``MAX_QUERY_WORDS``.  A word in a script that
+    no searched language is written in counts only when it is Latin (an
+    English rule name); so a Cyrillic word counts only when Russian is searched.
 
-    >>> query_terms("Как встать, если лёжа?")
+    >>> query_terms("Как встать, если лёжа?", [ru, cs], en)
     ['встать', 'лёжа']
-    >>> query_terms("kolik pozic"), query_terms("school of magic")
+    >>> query_terms("kolik pozic", [ru, cs], en), query_terms("school of magic", [ru, cs], en)
     (['pozic'], ['school', 'magic'])
-    >>> query_terms("AND OR NOT"), query_terms("(((*~"), query_terms("прыжок", ("cs",))
+    >>> query_terms("AND OR NOT", [ru, cs], en), query_terms("(((*~", [ru, cs], en), query_terms("прыжок", [cs], en)
     ([], [], [])
     """
+    langs = list(langs)
     out: dict[str, None] = {}
     for w in words(text):
         word = w.text
-        if _is_cyrillic(word):
-            if "ru" not in langs or is_stopword(word, "ru"):
-                continue
-        elif is_stopword(word, "en") or ("cs" in langs and is_stopword(word, "cs")):
+        script = script_of(word)
+        own = [lang for lang in langs if lang.script == script]
+        if not own and script != "Latin":
+            continue
+        if is_stopword(word, english) and script == "Latin" or any(is_stopword(word, lang) for lang in own):
             continue
         out.setdefault(word, None)
         if len(out) >= MAX_QUERY_WORDS:
@@ -415,95 +395,21 @@ def query_terms(text: str, langs: tuple[str, ...] = LANGS) -> list[str]:
 
 
 @lru_cache(maxsize=50_000)
-def name_words(name: str, lang: str) -> tuple[frozenset[str], ...]:
+def name_words(name: str, lang: Language, english: Language) -> tuple[frozenset[str], ...]:
     """The words of a name (title, alias, English name) as key sets, stopwords left out.
 
     A query *is* a name when each of its words shares a key with one of the
-    name's words and the counts agree (see :mod:`pravila.query`).
+    name's words and the counts agree (see :mod:`pravila.search.searcher`).
 
-    >>> [sorted(k) for k in name_words("Прыжок в длину", "ru")]
+    >>> [sorted(k) for k in name_words("Прыжок в длину", ru, en)]
     [['~прыжок', 'прыжок'], ['~длин', 'длина']]
-    >>> [sorted(k) for k in name_words("Spell Save DC", "cs")]
+    >>> [sorted(k) for k in name_words("Spell Save DC", cs, en)]
     [['spell', '~spell'], ['save', '~sav'], ['dc', '~dk']]
     """
     out = []
-    for term in query_terms(name, (lang,)):
+    for term in query_terms(name, (lang,), english):
         keys = set(index_keys(term, lang))
-        if not _is_cyrillic(term):
-            keys.update(index_keys(term, "en"))
+        if script_of(term) == "Latin":
+            keys.add(name_key(term, english))
         out.append(frozenset(keys))
     return tuple(out)
-
-
-# --- Whoosh pieces (pickled into the index: keep names and module stable) --------
-
-
-class WordTokenizer(Tokenizer):
-    """Words of NFC text, lowercased, with positions and character offsets."""
-
-    def __call__(self, value, positions=False, chars=False, keeporiginal=False, removestops=True,
-                 start_pos=0, start_char=0, tokenize=True, mode="", **kwargs) -> Iterator[Token]:
-        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        for pos, w in enumerate(words(value)):
-            t.text = w.text
-            t.boost = 1.0
-            t.stopped = False
-            if keeporiginal:
-                t.original = w.text
-            if positions:
-                t.pos = start_pos + pos
-            if chars:
-                t.startchar = start_char + w.start
-                t.endchar = start_char + w.end
-            yield t
-
-
-class LanguageFilter(Filter):
-    """A filter that works for one language (picklable: only ``lang`` is kept)."""
-
-    def __init__(self, lang: str):
-        self.lang = lang
-
-    def __eq__(self, other):
-        return other and self.__class__ is other.__class__ and self.lang == other.lang
-
-
-class StopFilter(LanguageFilter):
-    """Drops the stopwords of one language (see :func:`is_stopword`)."""
-
-    def __call__(self, tokens):
-        lang = self.lang
-        for t in tokens:
-            if not is_stopword(t.text, lang):
-                yield t
-
-
-class KeysFilter(LanguageFilter):
-    """Replaces each word by its index keys (see :func:`index_keys`), all at the word's position."""
-
-    def __call__(self, tokens):
-        lang = self.lang
-        for t in tokens:
-            for key in index_keys(t.text, lang):
-                t.text = key
-                yield t
-
-
-def analyzer(lang: str):
-    """The analyzer of a language's text fields: words → stopwords out → keys.
-
-    >>> [t.text for t in analyzer("ru")("Прыжок в длину")]
-    ['прыжок', '~прыжок', 'длина', '~длин']
-    >>> [t.text for t in analyzer("cs")("Sesílání kouzel")]
-    ['sesílání', '~sesil', 'kouzlo', '~kouzl']
-    """
-    return WordTokenizer() | StopFilter(lang) | KeysFilter(lang)
-
-
-def english_analyzer():
-    """The analyzer of the English names field.
-
-    >>> [t.text for t in english_analyzer()("Escaping a Grapple")]
-    ['escap', 'grappl']
-    """
-    return WordTokenizer() | StopFilter("en") | KeysFilter("en")

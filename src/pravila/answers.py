@@ -20,7 +20,7 @@ from typing import Any
 
 from .calculators import ERRORS, RULES, CalcError, JumpResult, MoveResult, SpellResult
 from .content import Library
-from .i18n import translations
+from .i18n import shipped
 from .units import format_feet, signed
 
 DOMAIN = "calculators"
@@ -153,7 +153,7 @@ def msgids(lang: str | None = None) -> list[str]:
 def _gettext(lang: str | None, message: str) -> str:
     if lang is None:
         return message
-    return translations(lang, DOMAIN).gettext(message)
+    return shipped().gettext(lang, message, DOMAIN)
 
 
 def text(lang: str | None, key: str, **params: Any) -> str:
@@ -203,8 +203,6 @@ class RuleLink:
 def rule_link(library: Library, key: str, lang: str | None = None) -> RuleLink:
     """A rule as the reader of ``lang`` sees it: its title, and its page.
 
-    >>> from pravila.content import load_library
-    >>> lib, _ = load_library()
     >>> rule_link(lib, "ru:long-jump", "ru")
     RuleLink(key='ru:long-jump', title='Прыжок в длину', url='/ru/combat/movement/#long-jump', lang='ru')
     >>> rule_link(lib, "ru:long-jump", "cs").title

@@ -6,7 +6,7 @@
     GET /api/entries/{lang}/{id}
         200 the entry (``serialize.entry_to_dict``, as stored in the index)
     GET /healthz, GET /api/healthz
-        200 {"status": "ok", "entries": {"ru": n, "cs": n}, "generation": …}
+        200 {"status": "ok", "entries": {"ru": n, "cs": n, …}, "generation": …}
 
 Bad input is a 4xx JSON error ``{"error": message, "status": code}``,
 never a 5xx and never a traceback: 400 for a bad parameter (NUL, a query over
@@ -14,38 +14,29 @@ never a 5xx and never a traceback: 400 for a bad parameter (NUL, a query over
 or /api/ path, 405 for another method than GET/HEAD.  With no index built
 the search and health answer 503.
 
-The searcher is opened once per build folder and reused; it reopens by
-itself when a rebuild switches a new index into place.
+The app's searcher is opened once and reused; it reopens by itself when a
+rebuild switches a new index into place.
 """
 
 from __future__ import annotations
 
 import logging
-from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .paths import index_dir
-from .query import IndexUnavailable, QueryError, Searcher
+from .errors import IndexUnavailable, QueryError
+from .query import Searcher
+
+if TYPE_CHECKING:
+    from .project import Project
 
 log = logging.getLogger("pravila.api")
 
 ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
-
-_searchers: dict[Path, Searcher] = {}
-
-
-def searcher_for(build_dir: Path) -> Searcher:
-    """The one searcher of a build folder (created on first use, then reused)."""
-    folder = index_dir(Path(build_dir)).absolute()
-    if folder not in _searchers:
-        _searchers[folder] = Searcher(folder)
-    return _searchers[folder]
-
 
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": message, "status": status}, status_code=status, headers={**HEADERS, **(headers or {})})
@@ -85,9 +76,10 @@ def _param(request: Request, name: str) -> str | None:
     return values[0] if values else None
 
 
-def api_routes(build_dir: Path) -> list[Route]:
-    """The API's routes for a build folder (its index is ``paths.index_dir(build_dir)``)."""
-    searcher = searcher_for(build_dir)
+def api_routes(project: "Project") -> list[Route]:
+    """The API's routes for a project (one searcher of its index, shared by every request)."""
+    searcher = Searcher.for_project(project)
+    codes = project.codes
 
     async def search(request: Request) -> Response:
         for name in request.query_params:
@@ -98,8 +90,8 @@ def api_routes(build_dir: Path) -> list[Route]:
 
     async def entry(request: Request) -> Response:
         lang, entry_id = request.path_params["lang"], request.path_params["id"]
-        if lang not in ("ru", "cs"):
-            return error(404, "unknown language: expected /api/entries/ru/… or /api/entries/cs/…")
+        if lang not in codes:
+            return error(404, f"unknown language: expected /api/entries/<lang>/<id> with lang one of {', '.join(codes)}")
         data = searcher.entry(lang, entry_id)
         if data is None:
             return error(404, f"no entry '{entry_id[:100]}' in '{lang}'")

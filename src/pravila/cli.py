@@ -1,7 +1,11 @@
 """The ``pravila`` command: the one place where problems become exit codes.
 
-Every command reads the same validated content (``--content`` or the
-``PRAVILA_CONTENT`` variable, default: the repository's ``content/``).
+Every command works on one project (:mod:`pravila.project`): found from the
+current folder upward, or given with ``--project``; ``--content``,
+``--build-dir`` and ``--site-url`` override its settings (command line >
+environment > ``pravila.toml`` > default).  Any :class:`~pravila.errors.PravilaError`
+(and any failure to read or write a file) is one line on stderr and exit
+code 1; a usage mistake is click's exit code 2.
 """
 
 from __future__ import annotations
@@ -11,50 +15,96 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
-from .content import LANGS, Library, Problem, load_library
-from .fidelity import fidelity_problems
+from .content import Entry, Library
+from .errors import ContentError, PravilaError
+from .project import Project, load_project
 from .serialize import entry_to_dict
-
-LANG_CHOICE = click.Choice(LANGS)
 
 
 class Context:
-    def __init__(self, content_dir: Path | None):
+    """What the command line said about the project; the project itself is resolved once, on first use."""
+
+    def __init__(self, project_dir: Path | None, content_dir: Path | None):
+        self.project_dir = project_dir
         self.content_dir = content_dir
+        self._project: Project | None = None
         self._library: Library | None = None
 
+    def project(self, build_dir: Path | None = None, site_url: str | None = None) -> Project:
+        if self._project is None:
+            self._project = load_project(self.project_dir, content=self.content_dir, build=build_dir, site_url=site_url)
+        return self._project
+
     def library(self) -> Library:
-        """The content, or a clear error when it does not load cleanly."""
+        """The content, or a clear error (the first problems, then a count) when it does not load cleanly."""
         if self._library is None:
-            library, problems = load_library(self.content_dir)
+            from .content import load_library
+
+            library, problems = load_library(self.project())
             if problems:
-                for p in problems[:20]:
-                    click.echo(str(p), err=True)
-                more = f" (+{len(problems) - 20} more)" if len(problems) > 20 else ""
-                raise click.ClickException(f"the content has {len(problems)} problem(s){more}; run 'pravila check'")
+                _echo_problems(problems)
+                raise ContentError(problems, f"the content has {len(problems)} problem(s); run 'pravila check'")
             self._library = library
         return self._library
+
+
+def _echo_problems(problems: list[Any], most: int = 20) -> None:
+    for p in problems[:most]:
+        click.echo(str(p), err=True)
+    if len(problems) > most:
+        click.echo(f"(+{len(problems) - most} more)", err=True)
+
+
+class _Group(click.Group):
+    """Turns Pravila's errors, and files that cannot be read or written, into one clear line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PravilaError as e:
+            raise click.ClickException(str(e)) from e
+        except OSError as e:
+            where = f" ({e.filename})" if e.filename else ""
+            raise click.ClickException(f"{e.strerror or e}{where}") from e
 
 
 pass_ctx = click.make_pass_decorator(Context)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--project",
+    "project_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The project folder (default: the nearest folder with pravila.toml, else with content/, from here up).",
+)
 @click.option(
     "--content",
     "content_dir",
     type=click.Path(file_okay=False, path_type=Path),
     envvar="PRAVILA_CONTENT",
-    help="Folder with ru/*.yaml, cs/*.yaml and sources/ (default: the repository's content/).",
+    help="Content folder with <lang>/*.yaml and sources/ [env PRAVILA_CONTENT; default: the project's 'content' setting].",
 )
 @click.version_option(package_name="pravila")
 @click.pass_context
-def main(ctx: click.Context, content_dir: Path | None) -> None:
-    """Pravila: a Russian and Czech D&D 5e rules reference."""
-    ctx.obj = Context(content_dir)
+def main(ctx: click.Context, project_dir: Path | None, content_dir: Path | None) -> None:
+    """Pravila: a rules reference for D&D 5e in several languages."""
+    ctx.obj = Context(project_dir, content_dir)
+
+
+def _lang_option(help: str) -> Any:
+    return click.option("--lang", metavar="LANG", help=help)
+
+
+def _project_lang(ctx: Context, lang: str | None) -> str | None:
+    """``--lang`` checked against the project's languages (one clear line otherwise)."""
+    if lang is not None:
+        ctx.project().language(lang)
+    return lang
 
 
 @main.command()
@@ -65,10 +115,11 @@ def check(ctx: Context, quiet: bool) -> None:
 
     Prints one line per problem, FILE:LINE: ID: message, and exits 1 if any.
     """
+    from .checks import check as check_project
+
     started = time.perf_counter()
-    library, problems = load_library(ctx.content_dir)
-    fidelity, reports = fidelity_problems(library)
-    problems = problems + fidelity
+    result = check_project(ctx.project())
+    library, problems, reports = result.library, result.problems, result.reports
     for p in problems:
         click.echo(str(p))
     if not quiet:
@@ -90,10 +141,11 @@ def check(ctx: Context, quiet: bool) -> None:
 
 
 @main.command()
-@click.option("--lang", type=LANG_CHOICE, help="Only this language (default: both).")
+@_lang_option("Only this language (default: all of the project's).")
 @pass_ctx
 def export(ctx: Context, lang: str | None) -> None:
     """Print all entries as a JSON array."""
+    lang = _project_lang(ctx, lang)
     library = ctx.library()
     entries = library.in_lang(lang) if lang else library.entries
     click.echo(json.dumps([entry_to_dict(library, e) for e in entries], ensure_ascii=False, indent=2))
@@ -101,11 +153,12 @@ def export(ctx: Context, lang: str | None) -> None:
 
 @main.command()
 @click.argument("entry_id")
-@click.option("--lang", type=LANG_CHOICE, help="Language of the entry (needed when the id exists in both).")
+@_lang_option("Language of the entry (needed when the id exists in several).")
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
 @pass_ctx
 def show(ctx: Context, entry_id: str, lang: str | None, as_json: bool) -> None:
     """Print one entry readably, its references listed under it."""
+    lang = _project_lang(ctx, lang)
     library = ctx.library()
     entry = _find_entry(library, entry_id, lang)
     if as_json:
@@ -146,8 +199,8 @@ def show(ctx: Context, entry_id: str, lang: str | None, as_json: bool) -> None:
             click.echo(f"Counterpart: {cp.key}: {other.title} ({other.edition})" + (f" — {cp.note}" if cp.note else ""))
 
 
-def _find_entry(library: Library, entry_id: str, lang: str | None):
-    langs = [lang] if lang else list(LANGS)
+def _find_entry(library: Library, entry_id: str, lang: str | None) -> Entry:
+    langs = [lang] if lang else list(library.langs)
     found = [e for e in (library.get(l, entry_id) for l in langs) if e is not None]
     if not found:
         where = f" in '{lang}'" if lang else ""
@@ -163,39 +216,53 @@ BUILD_DIR_OPTION = click.option(
     "--build-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Build output folder (default: build/ in the repository).",
+    help="Build output folder [env PRAVILA_BUILD_DIR; default: the project's 'build' setting, build/].",
+)
+SITE_URL_OPTION = click.option(
+    "--site-url",
+    default=None,
+    help="The site's public address, e.g. https://rules.example.org/ (hover previews and instant navigation "
+         "need it) [env PRAVILA_SITE_URL; default: the project's 'site_url', else http://127.0.0.1:8000/].",
 )
 
 
 @main.command()
 @BUILD_DIR_OPTION
+@SITE_URL_OPTION
 @pass_ctx
-def build(ctx: Context, build_dir: Path | None) -> None:
-    """Generate both sites (ru, cs) and the search index from the content."""
-    from .build import build_all
-    from .site import SiteBuildError
+def build(ctx: Context, build_dir: Path | None, site_url: str | None) -> None:
+    """Check the content (all of 'pravila check'), then generate every language's site and the search index.
+
+    Nothing is published when the check finds a problem.
+    """
+    from .build import build as build_project
+    from .checks import check as check_project
 
     started = time.perf_counter()
-    library = ctx.library()
-    try:
-        result = build_all(library, build_dir)
-    except SiteBuildError as e:
-        raise click.ClickException(str(e)) from e
-    click.echo(f"{result} in {time.perf_counter() - started:.1f} s")
+    project = ctx.project(build_dir, site_url)
+    result = check_project(project)
+    if result.problems:
+        _echo_problems(result.problems)
+        raise ContentError(result.problems, f"the content has {len(result.problems)} problem(s); nothing was built")
+    summary = build_project(project, result.library)
+    click.echo(f"site URL: {summary.site_url} ({project.describe('site_url')})")
+    click.echo(f"{summary} in {time.perf_counter() - started:.1f} s")
 
 
 @main.command()
 @BUILD_DIR_OPTION
+@SITE_URL_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
 @click.option("--watch", is_flag=True, help="Rebuild when a content file changes.")
 @pass_ctx
-def serve(ctx: Context, build_dir: Path | None, host: str, port: int, watch: bool) -> None:
+def serve(ctx: Context, build_dir: Path | None, site_url: str | None, host: str, port: int, watch: bool) -> None:
     """Serve the built site and the search API in one process."""
     from .server import run
 
+    project = ctx.project(build_dir, site_url)
     ctx.library()  # fail early and clearly on broken content
-    run(build_dir=build_dir, content_dir=ctx.content_dir, host=host, port=port, watch=watch)
+    run(project, host=host, port=port, watch=watch)
 
 
 # --- calc: the calculators (pravila.calculators, pravila.answers) --------------
@@ -218,14 +285,27 @@ class _CalcGroup(click.Group):
 def _calc_output_options(f):
     f = click.option("--metric", is_flag=True, help="Also give lengths in metres (5 ft = 1.5 m).")(f)
     f = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON, with the answer's lines.")(f)
-    f = click.option("--lang", type=LANG_CHOICE, help="Language of the answer (default: English).")(f)
+    f = click.option("--lang", metavar="LANG", help="Language of the answer, e.g. ru or cs (default: English).")(f)
     return f
 
 
-def _calc_answer(ctx: Context, compute, lang: str | None, as_json: bool, metric: bool) -> None:
+def _calc_project(ctx: Context) -> Project | None:
+    """The project when there is one here: calculators answer without one, only the rule links need it."""
+    try:
+        return ctx.project()
+    except PravilaError:
+        return None
+
+
+def _calc_answer(ctx: Context, compute: Any, lang: str | None, as_json: bool, metric: bool) -> None:
     from .answers import describe, error_message, rule_link, text
     from .calculators import CalcError
+    from .languages import load_registry
 
+    project = _calc_project(ctx)
+    registry = project.registry if project is not None else load_registry()
+    if lang is not None:
+        registry[lang]  # an unknown language is one clear line
     try:
         result = compute()
     except CalcError as e:
@@ -236,7 +316,7 @@ def _calc_answer(ctx: Context, compute, lang: str | None, as_json: bool, metric:
         return
     for line in lines:
         click.echo(line)
-    if result.rules:
+    if result.rules and project is not None:
         library = ctx.library()
         click.echo(text(lang, "rules"))
         for key in result.rules:
@@ -324,33 +404,28 @@ def calc_move(ctx: Context, legs: tuple[str, ...], speed: int, climb_speed: int,
 
 @main.command()
 @click.argument("query", nargs=-1)
-@click.option("--lang", default="all", show_default=True, help="Search Russian (ru), Czech (cs) or both (all).")
+@click.option("--lang", default="all", show_default=True, help="Search one of the project's languages (e.g. ru, cs) or all.")
 @click.option("--limit", default=10, show_default=True, type=int, help="At most this many results (1-50).")
 @click.option("--json", "as_json", is_flag=True, help="Print the API's JSON answer instead.")
 @BUILD_DIR_OPTION
-def search(query: tuple[str, ...], lang: str, limit: int, as_json: bool, build_dir: Path | None) -> None:
+@pass_ctx
+def search(ctx: Context, query: tuple[str, ...], lang: str, limit: int, as_json: bool, build_dir: Path | None) -> None:
     """Search the built index: pravila search как встать --lang ru
 
     Words are matched in all their forms, without diacritics and with
     typos; the matching words are highlighted in the snippets.
     """
-    from .paths import BUILD_DIR, index_dir
-    from .query import IndexUnavailable, QueryError, Searcher, check_lang, check_limit, check_query, has_words, snippet_parts
+    from .query import Searcher, check_lang, check_limit, check_query, snippet_parts
 
+    project = ctx.project(build_dir)
     text = " ".join(query)
-    try:
-        text, lang, limit = check_query(text), check_lang(lang), check_limit(limit)
-    except QueryError as e:
-        raise click.ClickException(str(e)) from None
+    text, lang, limit = check_query(text), check_lang(lang, project.codes), check_limit(limit)
     if not text:
         raise click.UsageError("nothing to search for: give a query, e.g. pravila search прыжок")
-    if not has_words(text, lang):
-        raise click.ClickException(f"nothing to search for in «{text}»: no words, only punctuation or common words")
-    try:
-        with Searcher(index_dir(build_dir or BUILD_DIR)) as searcher:
-            result = searcher.search(text, lang, limit)
-    except IndexUnavailable as e:
-        raise click.ClickException(str(e)) from None
+    with Searcher.for_project(project) as searcher:
+        if not searcher.has_words(text, lang):
+            raise click.ClickException(f"nothing to search for in «{text}»: no words, only punctuation or common words")
+        result = searcher.search(text, lang, limit)
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
         return

@@ -14,15 +14,16 @@ import re
 from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import yaml
 
+from .errors import ContentError
 from .markup import Ref, nfc, parse_refs, plain_text
-from .paths import CONTENT_DIR
 
-LANGS = ("ru", "cs")
-LANGUAGE_NAMES = {"ru": "Русский", "cs": "Čeština"}
+if TYPE_CHECKING:
+    from .project import Project
+
 EDITIONS = (2014, 2024)
 KINDS = (
     "section",
@@ -43,15 +44,7 @@ EN_STATUSES = (
 )
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-DEFAULT_CONTENT_DIR = CONTENT_DIR
-
-
-class ContentError(ValueError):
-    """Content that cannot be used; ``problems`` says where and why."""
-
-    def __init__(self, problems: list["Problem"]):
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
+__all__ = ["Chapter", "ContentError", "Counterpart", "Entry", "Library", "Problem", "load_library"]
 
 
 @dataclass(frozen=True)
@@ -139,13 +132,16 @@ class Entry:
 
 @dataclass
 class Library:
-    """All chapters and entries, both languages, in source order."""
+    """All chapters and entries of a project's languages, in source order."""
 
     chapters: list[Chapter]
     entries: list[Entry]
     content_dir: Path
+    langs: tuple[str, ...] = ()  # the project's language codes, in order
 
     def __post_init__(self) -> None:
+        if not self.langs:
+            self.langs = tuple(dict.fromkeys(c.lang for c in self.chapters))
         self._by_key = {e.key: e for e in self.entries}
 
     def get(self, lang: str, entry_id: str) -> Entry | None:
@@ -220,31 +216,63 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str,
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def chapter_files(content_dir: Path) -> list[Path]:
-    return sorted(p for lang in LANGS for p in (content_dir / lang).glob("*.yaml"))
+NOT_LANGUAGE_FOLDERS = ("sources", "terms")
 
 
-def load_library(content_dir: Path | None = None) -> tuple[Library, list[Problem]]:
-    """Read every chapter file; return the library and the problems found.
+def chapter_files(content_dir: Path, langs: tuple[str, ...]) -> list[Path]:
+    return sorted(p for lang in langs for p in (content_dir / lang).glob("*.yaml"))
 
-    Problems cover the schema and the links between entries; fidelity to the
-    source texts is checked by :mod:`pravila.fidelity`.
+
+def load_library(project: "Project") -> tuple[Library, list[Problem]]:
+    """Read every chapter file of the project's languages; return the library and the problems found.
+
+    Problems cover the folders, the schema and the links between entries;
+    fidelity to the source texts is checked by :mod:`pravila.fidelity`.
     """
-    content_dir = Path(content_dir or DEFAULT_CONTENT_DIR)
+    content_dir = project.content_dir
+    langs = project.codes
     chapters: list[Chapter] = []
     entries: list[Entry] = []
-    problems: list[Problem] = []
-    files = chapter_files(content_dir)
-    if not files:
-        problems.append(Problem(str(content_dir), 0, "-", "no chapter files (content/ru/*.yaml, content/cs/*.yaml)"))
+    problems: list[Problem] = list(_folder_problems(project))
+    files = chapter_files(content_dir, langs)
+    if not files and not problems:
+        wanted = ", ".join(f"{_rel(content_dir / lang, content_dir)}/*.yaml" for lang in langs) or "content/<lang>/*.yaml"
+        problems.append(Problem(_rel(content_dir, content_dir), 0, "-", f"no chapter files ({wanted})"))
     for path in files:
-        chapter, file_entries = _load_chapter(path, content_dir, problems)
+        chapter, file_entries = _load_chapter(path, content_dir, langs, problems)
         if chapter is not None:
             chapters.append(chapter)
             entries.extend(file_entries)
-    library = Library(chapters, entries, content_dir)
+    library = Library(chapters, entries, content_dir, langs)
     problems.extend(_check_links(library))
     return library, problems
+
+
+def load_clean_library(project: "Project") -> Library:
+    """The library, or a :class:`ContentError` with every problem (schema and links)."""
+    library, problems = load_library(project)
+    if problems:
+        raise ContentError(problems, f"the content has {len(problems)} problem(s); run 'pravila check'")
+    return library
+
+
+def _folder_problems(project: "Project") -> Iterator[Problem]:
+    """Every folder of ``content/`` is a language of the project, the sources or the terms."""
+    content_dir = project.content_dir
+    if not content_dir.is_dir():
+        yield Problem(str(content_dir), 0, "-", "the content folder does not exist")
+        return
+    for folder in sorted(p for p in content_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        name = folder.name
+        if name in NOT_LANGUAGE_FOLDERS or name in project.codes:
+            continue
+        where = _rel(folder, content_dir) + "/"
+        if name in project.registry:
+            yield Problem(where, 0, "-", f"language '{name}' is not one of the project's languages "
+                                         f"({', '.join(project.codes)}); add it to 'languages' in pravila.toml")
+        else:
+            yield Problem(where, 0, "-", f"unknown language '{name}' (the registry has {', '.join(project.registry)}; "
+                                         f"declare it under [language.{name}] in pravila.toml)")
 
 
 def _rel(path: Path, content_dir: Path) -> str:
@@ -254,7 +282,7 @@ def _rel(path: Path, content_dir: Path) -> str:
         return str(path)
 
 
-def _load_chapter(path: Path, content_dir: Path, problems: list[Problem]) -> tuple[Chapter | None, list[Entry]]:
+def _load_chapter(path: Path, content_dir: Path, langs: tuple[str, ...], problems: list[Problem]) -> tuple[Chapter | None, list[Entry]]:
     fname = _rel(path, content_dir)
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
@@ -285,8 +313,8 @@ def _load_chapter(path: Path, content_dir: Path, problems: list[Problem]) -> tup
 
     cid = need(ch, "id", str, "chapter", ch_line)
     lang = need(ch, "lang", str, "chapter", ch_line)
-    if lang is not None and lang not in LANGS:
-        problems.append(Problem(fname, ch_line, "chapter", f"unknown language '{lang}' (expected one of {', '.join(LANGS)})"))
+    if lang is not None and lang not in langs:
+        problems.append(Problem(fname, ch_line, "chapter", f"unknown language '{lang}' (expected one of {', '.join(langs)})"))
         lang = None
     if lang is not None and lang != lang_dir:
         problems.append(Problem(fname, ch_line, "chapter", f"language '{lang}' does not match folder '{lang_dir}'"))
@@ -346,7 +374,7 @@ def _load_chapter(path: Path, content_dir: Path, problems: list[Problem]) -> tup
         if parent is not None and not isinstance(parent, str):
             problems.append(Problem(fname, line, label, "field 'parent' must be an entry id"))
             parent = None
-        counterparts = _parse_counterparts(raw.get("counterparts"), fname, line, label, problems)
+        counterparts = _parse_counterparts(raw.get("counterparts"), fname, line, label, langs, problems)
         en_status = raw.get("en_status", "srd")
         if en_status not in EN_STATUSES:
             problems.append(Problem(fname, line, label, f"unknown en_status {en_status!r} (expected one of: {', '.join(EN_STATUSES)})"))
@@ -373,7 +401,7 @@ def _load_chapter(path: Path, content_dir: Path, problems: list[Problem]) -> tup
     return chapter, entries
 
 
-def _parse_counterparts(value: Any, fname: str, line: int, label: str, problems: list[Problem]) -> list[Counterpart]:
+def _parse_counterparts(value: Any, fname: str, line: int, label: str, langs: tuple[str, ...], problems: list[Problem]) -> list[Counterpart]:
     if value is None:
         return []
     if not isinstance(value, list):
@@ -389,7 +417,7 @@ def _parse_counterparts(value: Any, fname: str, line: int, label: str, problems:
             problems.append(Problem(fname, line, label, f"counterpart {item!r} must look like 'cs:entry-id'"))
             continue
         lang, cid = item.split(":", 1)
-        if lang not in LANGS:
+        if lang not in langs:
             problems.append(Problem(fname, line, label, f"counterpart '{item}' names unknown language '{lang}'"))
             continue
         out.append(Counterpart(lang, cid.strip(), note.strip() if isinstance(note, str) else None))
@@ -438,7 +466,7 @@ def _check_links(library: Library) -> Iterator[Problem]:
                     yield Problem(e.file, e.line, e.id, f"marked term '[[?{ref.target}]]' needs its words: [[?{ref.target}|…]]")
                 continue
             lang = ref.lang or e.lang
-            if lang not in LANGS:
+            if lang not in library.langs:
                 yield Problem(e.file, e.line, e.id, f"reference '[[{ref.lang}:{ref.target}]]' names unknown language '{ref.lang}'")
             elif library.get(lang, ref.target) is None:
                 yield Problem(e.file, e.line, e.id, f"reference to unknown entry '{lang}:{ref.target}'")

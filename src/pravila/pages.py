@@ -28,12 +28,17 @@ import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from . import i18n
-from .content import LANGUAGE_NAMES, LANGS, Chapter, Entry, Library
+from .analysis import fold
+from .content import Chapter, Entry, Library, Problem
+from .i18n import Catalogs
+from .languages import Language
 from .markup import Ref, rewrite_refs
 from .urls import page_path
+
+if TYPE_CHECKING:
+    from .project import Project
 
 HOME_PAGE = "index.md"
 TERMS_PAGE = "a-z.md"
@@ -41,11 +46,7 @@ CALCULATORS_PAGE = "calculators.md"
 RESERVED_PATHS = {"index", "a-z", "calculators", "assets", "search", "404"}
 
 WidgetFor = Callable[[str, str, Library], "str | None"]
-CalculatorsPage = Callable[[str, Library], str]
-
-
-class PageError(ValueError):
-    """Content that cannot become pages (e.g. an id that collides with a site page)."""
+CalculatorsPage = Callable[[str, Library], "str | None"]
 
 
 class Translator:
@@ -55,14 +56,15 @@ class Translator:
     the call shapes ``pybabel extract`` recognises.
     """
 
-    def __init__(self, lang: str):
+    def __init__(self, catalogs: Catalogs, lang: str):
+        self.catalogs = catalogs
         self.lang = lang
 
     def _(self, message: str) -> str:
-        return i18n.gettext(self.lang, message)
+        return self.catalogs.gettext(self.lang, message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return i18n.ngettext(self.lang, singular, plural, n) % {"num": n}
+        return self.catalogs.ngettext(self.lang, singular, plural, n) % {"num": n}
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,7 @@ class LanguageSite:
     site_name: str
     pages: list[Page]
     nav: list[Any]
+    languages: tuple[str, ...] = ()  # every language that has a site, for the switcher
 
     def page(self, path: str) -> Page:
         return next(p for p in self.pages if p.path == path)
@@ -168,57 +171,46 @@ def esc(text: str) -> str:
 
 # --- collation for the A–Z index ----------------------------------------------
 
-_CS_ALPHABET = "a b c č d e f g h ch i j k l m n o p q r ř s š t u v w x y z ž".split()
-_CS_PRIMARY = {"á": "a", "ď": "d", "é": "e", "ě": "e", "í": "i", "ň": "n", "ó": "o", "ť": "t", "ú": "u", "ů": "u", "ý": "y"}
-_RU_ALPHABET = list("абвгдежзийклмнопрстуфхцчшщъыьэюя")
-_LATIN = list("abcdefghijklmnopqrstuvwxyz")
+_LATIN = "abcdefghijklmnopqrstuvwxyz"
 
 
-def _units(text: str, lang: str) -> list[str]:
-    """The collation units of a word: letters, with Czech «ch» as one letter."""
+def _units(text: str, lang: Language) -> list[str]:
+    """The collation units of a word: letters, with digraphs of the alphabet (Czech «ch») as one letter."""
     s = unicodedata.normalize("NFC", text.casefold())
+    digraphs = sorted((u for u in lang.alphabet if len(u) > 1), key=len, reverse=True)
     out, i = [], 0
     while i < len(s):
-        if lang == "cs" and s.startswith("ch", i):
-            out.append("ch")
-            i += 2
-            continue
-        out.append(s[i])
-        i += 1
+        unit = next((d for d in digraphs if s.startswith(d, i)), s[i])
+        out.append(unit)
+        i += len(unit)
     return out
 
 
-def _primary(unit: str, lang: str) -> str:
-    if lang == "cs":
-        return _CS_PRIMARY.get(unit, unit)
-    if unit == "ё":
-        return "е"
-    if unit in _CS_PRIMARY:  # Latin with accents in a Russian list
-        return _CS_PRIMARY[unit]
-    return unit
+def _primary(unit: str, lang: Language) -> str:
+    """The letter a unit sorts as: itself when the alphabet has it, else its letter fold or its base letter."""
+    if unit in lang.alphabet:
+        return unit
+    folded = lang.fold_letters(unit)
+    return folded if folded in lang.alphabet else fold(unit)
 
 
-def _rank(unit: str, lang: str) -> tuple[int, int, str]:
+def _rank(unit: str, lang: Language) -> tuple[int, int, str]:
     p = _primary(unit, lang)
-    if lang == "cs":
-        if p in _CS_ALPHABET:
-            return (1, _CS_ALPHABET.index(p), "")
-    else:
-        if p in _RU_ALPHABET:
-            return (1, _RU_ALPHABET.index(p), "")
-        if p in _LATIN:
-            return (2, _LATIN.index(p), "")
+    if p in lang.alphabet:
+        return (1, lang.alphabet.index(p), "")
+    if p in _LATIN:
+        return (2, _LATIN.index(p), "")  # Latin words in a list of another script come after it
     if p.isdigit():
         return (0, int(p), "")
     return (3, 0, p)
 
 
-def collation_key(text: str, lang: str) -> tuple:
+def collation_key(text: str, lang: Language) -> tuple:
     """Sort key following the language's alphabet (Czech «ch» after «h»; Russian «ё» as «е», Latin after Cyrillic).
 
-    >>> sorted(["cíl", "chyba", "hod", "čas", "Cantrip"], key=lambda w: collation_key(w, "cs"))
+    >>> sorted(["cíl", "chyba", "hod", "čas", "Cantrip"], key=lambda w: collation_key(w, cs))
     ['Cantrip', 'cíl', 'čas', 'hod', 'chyba']
-    >>> sorted(["ёж", "яма", "атака", "attack", "ежевика"], key=lambda w: collation_key(w, "ru"))
+    >>> sorted(["ёж", "яма", "атака", "attack", "ежевика"], key=lambda w: collation_key(w, ru))
     ['атака', 'ёж', 'ежевика', 'яма', 'attack']
     """
     units = [u for u in _units(text, lang) if u.isalnum() or len(u) > 1]
@@ -227,10 +219,10 @@ def collation_key(text: str, lang: str) -> tuple:
     return (primary, secondary, text)
 
 
-def letter_of(text: str, lang: str) -> str:
+def letter_of(text: str, lang: Language) -> str:
     """The index letter a term is listed under.
 
-    >>> letter_of("Chyba", "cs"), letter_of("Účinky", "cs"), letter_of("Ёлка", "ru"), letter_of("3 + x", "ru")
+    >>> letter_of("Chyba", cs), letter_of("Účinky", cs), letter_of("Ёлка", ru), letter_of("3 + x", ru)
     ('Ch', 'U', 'Е', '#')
     """
     for u in _units(text, lang):
@@ -248,6 +240,7 @@ def letter_of(text: str, lang: str) -> str:
 
 
 def language_site(
+    project: "Project",
     library: Library,
     lang: str,
     *,
@@ -255,10 +248,10 @@ def language_site(
     calculators_page: CalculatorsPage | None = None,
 ) -> LanguageSite:
     """All pages and the navigation of one language's site."""
-    t = Translator(lang)
+    t = Translator(project.catalogs, lang)
     chapters = library.chapters_in(lang)
-    _check_paths(library, lang, chapters)
-    pages: list[Page] = [Page(HOME_PAGE, t._("Home"), _home_page(library, lang, t, calculators_page is not None))]
+    calculators = calculators_page(lang, library) if calculators_page is not None else None
+    pages: list[Page] = [Page(HOME_PAGE, t._("Home"), _home_page(project, library, lang, t, calculators is not None))]
     nav: list[Any] = [{t._("Home"): HOME_PAGE}]
     for chapter in chapters:
         sections = [e for e in library.entries_of(chapter) if e.parent is None]
@@ -267,25 +260,30 @@ def language_site(
         chapter_nav: list[Any] = [chapter_index]
         for section in sections:
             path = page_path(library, section)
-            renderer = _EntryRenderer(library, lang, t, path, widget_for)
+            renderer = _EntryRenderer(project, library, lang, t, path, widget_for)
             pages.append(Page(path, section.title, renderer.section_page(section)))
             chapter_nav.append({section.title: path})
         nav.append({chapter.title: chapter_nav})
-    pages.append(Page(TERMS_PAGE, t._("A–Z index"), _terms_page(library, lang, t)))
+    pages.append(Page(TERMS_PAGE, t._("A–Z index"), _terms_page(library, project.language(lang), t)))
     nav.append({t._("A–Z index"): TERMS_PAGE})
-    if calculators_page is not None:
-        pages.append(Page(CALCULATORS_PAGE, t._("Calculators"), calculators_page(lang, library)))
+    if calculators is not None:
+        pages.append(Page(CALCULATORS_PAGE, t._("Calculators"), calculators))
         nav.append({t._("Calculators"): CALCULATORS_PAGE})
-    return LanguageSite(lang, t._("Pravila"), pages, nav)
+    languages = tuple(c for c in project.codes if library.chapters_in(c))
+    return LanguageSite(lang, t._("Pravila"), pages, nav, languages)
 
 
-def _check_paths(library: Library, lang: str, chapters: list[Chapter]) -> None:
-    for chapter in chapters:
+def path_problems(library: Library) -> list[Problem]:
+    """Chapter and section ids that would collide with the site's own pages (part of ``pravila check``)."""
+    problems = []
+    for chapter in library.chapters:
         if chapter.id in RESERVED_PATHS:
-            raise PageError(f"{chapter.file}: chapter id '{chapter.id}' is reserved for a site page")
+            problems.append(Problem(chapter.file, 1, "chapter", f"chapter id '{chapter.id}' is reserved for a site page "
+                                                               f"(reserved: {', '.join(sorted(RESERVED_PATHS))})"))
         for e in library.entries_of(chapter):
             if e.parent is None and e.id == "index":
-                raise PageError(f"{e.file}:{e.line}: {e.id}: a top-level entry cannot be called 'index'")
+                problems.append(Problem(e.file, e.line, e.id, "a top-level entry cannot be called 'index' (it is the chapter's page)"))
+    return problems
 
 
 def _front_matter(**meta: Any) -> str:
@@ -353,7 +351,8 @@ def entry_label(library: Library, entry: Entry, ambiguous: set[str]) -> tuple[st
 class _EntryRenderer:
     """Renders the entries of one section page."""
 
-    def __init__(self, library: Library, lang: str, t: Translator, path: str, widget_for: WidgetFor | None):
+    def __init__(self, project: "Project", library: Library, lang: str, t: Translator, path: str, widget_for: WidgetFor | None):
+        self.project = project
         self.library = library
         self.lang = lang
         self.t = t
@@ -500,7 +499,7 @@ class _EntryRenderer:
             context = f' <span class="pv-context" lang="{other.lang}">({esc(parent.title)})</span>' if parent else ""
             lines.append(
                 f'<p class="pv-counterpart"><span class="pv-counterpart__lang" lang="{other.lang}">'
-                f"{esc(LANGUAGE_NAMES[other.lang])}</span> "
+                f"{esc(self.project.language(other.lang).name)}</span> "
                 f'<a href="{esc(href)}" hreflang="{other.lang}" lang="{other.lang}" target="_self">{esc(other.title)}</a>'
                 f"{context} {_badge(self.t, other.edition)}</p>"
             )
@@ -528,11 +527,7 @@ def _list(items: list[str]) -> str:
 # --- home, chapter, index pages --------------------------------------------------
 
 
-def _other_langs(lang: str) -> list[str]:
-    return [l for l in LANGS if l != lang]
-
-
-def _home_page(library: Library, lang: str, t: Translator, has_calculators: bool) -> str:
+def _home_page(project: "Project", library: Library, lang: str, t: Translator, has_calculators: bool) -> str:
     path = HOME_PAGE
     blocks = [_front_matter(hide=["navigation", "toc"])]
     site_name = t._("Pravila")
@@ -568,12 +563,12 @@ def _home_page(library: Library, lang: str, t: Translator, has_calculators: bool
         )
     blocks.append('<div class="pv-cards" markdown>\n\n' + "\n\n".join(cards + tools) + "\n\n</div>")
     others = []
-    for other in _other_langs(lang):
+    for other in (c for c in project.codes if c != lang and library.chapters_in(c)):
         href = cross_site_href(lang, path, other, HOME_PAGE)
         chapter_titles = ", ".join(c.title for c in library.chapters_in(other))
         others.append(
             f'<a class="pv-other-site" href="{esc(href)}" hreflang="{other}" lang="{other}" target="_self">'
-            f"<strong>{esc(LANGUAGE_NAMES[other])}</strong> <span>{esc(chapter_titles)}</span></a>"
+            f"<strong>{esc(project.language(other).name)}</strong> <span>{esc(chapter_titles)}</span></a>"
         )
     if others:
         label = esc(t._("In the other language"))
@@ -615,7 +610,7 @@ class _Term:
     targets: list[Entry] = field(default_factory=list)
 
 
-def index_terms(library: Library, lang: str) -> list[_Term]:
+def index_terms(library: Library, lang: Language) -> list[_Term]:
     """Every term of a language — titles, English names, aliases — sorted, one row per spelling."""
     terms: dict[str, _Term] = {}
 
@@ -633,14 +628,15 @@ def index_terms(library: Library, lang: str) -> list[_Term]:
         if entry not in term.targets:
             term.targets.append(entry)
 
-    entries = library.in_lang(lang)
+    entries = library.in_lang(lang.code)
     for e in entries:
         add(e.title, e, english=False, is_title=True)
     for e in entries:
         add(e.en, e, english=True, is_title=False)
     for e in entries:
         for alias in e.aliases:
-            add(alias, e, english=_is_latin(alias) and lang != "cs", is_title=False)
+            # In a language of another script a Latin alias is English; in a Latin-script one it cannot be told.
+            add(alias, e, english=_is_latin(alias) and lang.script != "Latin", is_title=False)
     return sorted(terms.values(), key=lambda term: collation_key(term.display, lang))
 
 
@@ -648,9 +644,9 @@ def _is_latin(text: str) -> bool:
     return all(not ch.isalpha() or ("LATIN" in unicodedata.name(ch, "")) for ch in text)
 
 
-def _terms_page(library: Library, lang: str, t: Translator) -> str:
+def _terms_page(library: Library, lang: Language, t: Translator) -> str:
     path = TERMS_PAGE
-    ambiguous = _ambiguous_titles(library, lang)
+    ambiguous = _ambiguous_titles(library, lang.code)
     terms = index_terms(library, lang)
     groups: dict[str, list[_Term]] = {}
     for term in terms:
@@ -676,7 +672,7 @@ def _terms_page(library: Library, lang: str, t: Translator) -> str:
     no_match = t._("No term matches.")
     latin_label = t._("Terms in Latin script")
     # A Cyrillic «А» and a Latin «A» look the same: mark where the Latin part starts.
-    first_latin = next((l for l in letters if lang != "cs" and l.isascii() and l.isalpha()), None)
+    first_latin = next((l for l in letters if lang.script != "Latin" and l.isascii() and l.isalpha()), None)
     blocks = [_front_matter(hide=["navigation", "toc"]), f"# {md_text(title)} {{#a-z}}"]
     blocks.append(f'<p class="pv-lede">{esc(lede)} <span class="pv-count">{esc(count)}</span></p>')
     placeholder = esc(t._("Filter the terms"))
@@ -719,22 +715,23 @@ def _terms_page(library: Library, lang: str, t: Translator) -> str:
 # --- the root chooser --------------------------------------------------------------
 
 
-def chooser_html(library: Library) -> str:
+def chooser_html(project: "Project", library: Library) -> str:
     """``/index.html``: the language chooser of a static host (``pravila serve`` negotiates instead)."""
-    langs = [l for l in LANGS if library.chapters_in(l)]
+    langs = [l for l in project.codes if library.chapters_in(l)]
+    names = {l: project.language(l).name for l in langs}
     cards = []
     for lang in langs:
-        t = Translator(lang)
+        t = Translator(project.catalogs, lang)
         site_name = t._("Pravila")
         chapters = ", ".join(c.title for c in library.chapters_in(lang))
         cards.append(
             f'    <a class="card" href="{lang}/" hreflang="{lang}" lang="{lang}">\n'
-            f"      <span class=\"name\">{esc(LANGUAGE_NAMES[lang])}</span>\n"
+            f"      <span class=\"name\">{esc(names[lang])}</span>\n"
             f"      <span class=\"site\">{esc(site_name)}</span>\n"
             f"      <span class=\"chapters\">{esc(chapters)}</span>\n"
             f"    </a>"
         )
-    asks = {l: Translator(l)._("Choose your language") for l in langs}
+    asks = {l: Translator(project.catalogs, l)._("Choose your language") for l in langs}
     headings = "\n".join(f'    <p class="ask" lang="{l}">{esc(asks[l])}</p>' for l in langs)
     alternates = "\n".join(f'  <link rel="alternate" hreflang="{l}" href="{l}/">' for l in langs)
     return f"""<!doctype html>
@@ -742,7 +739,7 @@ def chooser_html(library: Library) -> str:
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Pravila · {" · ".join(esc(LANGUAGE_NAMES[l]) for l in langs)}</title>
+  <title>Pravila · {" · ".join(esc(names[l]) for l in langs)}</title>
 {alternates}
   <link rel="icon" href="{langs[0] if langs else 'ru'}/assets/pravila/favicon.svg" type="image/svg+xml">
   <style>

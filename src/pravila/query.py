@@ -1,6 +1,6 @@
 """The searcher: our small search interface, hiding Whoosh.
 
-    searcher = Searcher(index_dir(build_dir))
+    searcher = Searcher.for_project(project)
     result = searcher.search("прыжок", lang="ru", limit=10)
     result.to_dict()  # {"query", "lang", "total", "hits": [{"id", "lang", "title", "url", "snippet", "score"}]}
 
@@ -43,18 +43,24 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from math import log
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from whoosh import index as whoosh_index
 
-from .analysis import LANGS, LOOSE, LOOSE_WEIGHT, WORD_RE, fold, index_keys, name_words, query_terms, query_word
+from .analysis import LOOSE, LOOSE_WEIGHT, WORD_RE, fold, index_keys, name_key, name_words, query_terms, query_word
 from .content import ID_RE
-from .index import TEXT_FIELDS
+from .errors import IndexUnavailable, QueryError
+from .index import FORMAT_FILE, TEXT_FIELDS, index_format
+from .languages import Language, script_of
+
+if TYPE_CHECKING:
+    from .project import Project
+
+__all__ = ["Hit", "IndexUnavailable", "QueryError", "SearchResult", "Searcher", "check_lang", "check_limit", "check_query"]
 
 MAX_QUERY_CHARS = 200
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50
-LANG_CHOICES = ("ru", "cs", "all")
 
 FIELD_BOOST = {"title": 4.0, "alias": 2.5, "body": 1.0, "en": 3.0}
 FUZZY_WEIGHT = 0.5
@@ -65,14 +71,6 @@ NAME_POOL = 20  # candidates the name bonus may reorder
 TERM_CACHE_POSTINGS = 4_000_000  # decoded postings kept per index generation (~12 bytes each)
 GROUP_CACHE_ENTRIES = 500_000  # per-word score map entries kept (~100 bytes each)
 SNIPPET_CHARS = 180
-
-
-class QueryError(ValueError):
-    """Input that cannot be searched; the message is for the person who typed it."""
-
-
-class IndexUnavailable(RuntimeError):
-    """There is no index to search (not built yet, or unreadable)."""
 
 
 # --- validation (shared by the CLI and the API) ---------------------------------
@@ -87,10 +85,10 @@ def check_query(query: str | None) -> str:
     'Прыжок'
     >>> check_query("a\\x00b")
     Traceback (most recent call last):
-    pravila.query.QueryError: the query contains a NUL character
+    pravila.errors.QueryError: the query contains a NUL character
     >>> check_query("x" * 201)
     Traceback (most recent call last):
-    pravila.query.QueryError: the query is too long: 201 characters (at most 200)
+    pravila.errors.QueryError: the query is too long: 201 characters (at most 200)
     """
     if query is None:
         return ""
@@ -107,20 +105,20 @@ def check_query(query: str | None) -> str:
     return unicodedata.normalize("NFC", query).strip()
 
 
-def check_lang(lang: str | None) -> str:
-    """``ru``, ``cs`` or ``all`` (the default).
+def check_lang(lang: str | None, codes: Sequence[str]) -> str:
+    """One of the project's language ``codes``, or ``all`` (the default).
 
-    >>> check_lang(None), check_lang("cs")
+    >>> check_lang(None, ("ru", "cs")), check_lang("cs", ("ru", "cs"))
     ('all', 'cs')
-    >>> check_lang("de")
+    >>> check_lang("de", ("ru", "cs"))
     Traceback (most recent call last):
-    pravila.query.QueryError: unknown language 'de' (expected ru, cs or all)
+    pravila.errors.QueryError: unknown language 'de' (expected ru, cs or all)
     """
     if lang is None or lang == "":
         return "all"
-    if lang not in LANG_CHOICES:
-        shown = lang if len(lang) <= 20 else lang[:20] + "…"
-        raise QueryError(f"unknown language {shown!r} (expected ru, cs or all)")
+    if not isinstance(lang, str) or (lang != "all" and lang not in codes):
+        shown = str(lang) if len(str(lang)) <= 20 else str(lang)[:20] + "…"
+        raise QueryError(f"unknown language {shown!r} (expected {', '.join(codes)} or all)")
     return lang
 
 
@@ -131,10 +129,10 @@ def check_limit(limit: int | str | None) -> int:
     (10, 5)
     >>> check_limit(0)
     Traceback (most recent call last):
-    pravila.query.QueryError: limit must be between 1 and 50, not 0
+    pravila.errors.QueryError: limit must be between 1 and 50, not 0
     >>> check_limit("ten")
     Traceback (most recent call last):
-    pravila.query.QueryError: limit must be a whole number between 1 and 50
+    pravila.errors.QueryError: limit must be a whole number between 1 and 50
     """
     if limit is None or limit == "":
         return DEFAULT_LIMIT
@@ -152,17 +150,6 @@ def check_limit(limit: int | str | None) -> int:
     return limit
 
 
-def has_words(query: str, lang: str = "all") -> bool:
-    """Whether a query has anything to search for (not only punctuation or stopwords).
-
-    >>> has_words("как встать"), has_words("((( * ~"), has_words("")
-    (True, False, False)
-    """
-    return bool(query_terms(query, _langs(lang)))
-
-
-def _langs(lang: str) -> tuple[str, ...]:
-    return LANGS if lang == "all" else (lang,)
 
 
 # --- results --------------------------------------------------------------------
@@ -205,11 +192,19 @@ class _Group:
 _Candidate = tuple[str, str, float, "str | None"]  # field, key, boost, language whose text words it marks
 
 
-class Searcher:
-    """Searches one index folder; safe to share between threads."""
+class _OtherLayout(Exception):
+    """An index folder without this layout's format file."""
 
-    def __init__(self, index_dir: Path):
+
+class Searcher:
+    """Searches one index folder of a project's languages; safe to share between threads."""
+
+    def __init__(self, index_dir: Path, languages: Sequence[Language], english: Language):
         self.index_dir = Path(index_dir)
+        self.languages = tuple(languages)
+        self.codes = tuple(lang.code for lang in self.languages)
+        self._by_code = {lang.code: lang for lang in self.languages}
+        self.english = english
         self._lock = threading.Lock()
         self._generation: tuple[str, int, int] | None = None
         self._index = None
@@ -217,6 +212,18 @@ class Searcher:
         self._names: dict[int, list] = {}
         self._vocabulary: _Vocabulary | None = None
         self._scoring: _Engine | None = None
+
+    @classmethod
+    def for_project(cls, project: "Project") -> "Searcher":
+        return cls(project.index_dir, project.languages, project.english)
+
+    def langs(self, lang: str) -> tuple[Language, ...]:
+        """The languages a search in ``lang`` (a code or ``all``) covers."""
+        return self.languages if lang == "all" else (self._by_code[lang],)
+
+    def has_words(self, query: str, lang: str = "all") -> bool:
+        """Whether a query has anything to search for (not only punctuation or stopwords)."""
+        return bool(query_terms(query, self.langs(lang), self.english))
 
     # opening and reopening
 
@@ -233,11 +240,17 @@ class Searcher:
         gen = self._current_generation()
         if gen is not None and gen != self._generation:
             try:
+                if index_format(Path(gen[0])) is None:
+                    raise _OtherLayout(f"the search index in {self.index_dir} was written by another version of Pravila "
+                                       f"(no {FORMAT_FILE} of this layout); rebuild it with 'pravila build'")
                 ix = whoosh_index.open_dir(gen[0])
                 searcher = ix.searcher()
             except Exception as e:  # a half-removed or foreign folder: keep what we have
                 if self._searcher is None:
-                    raise IndexUnavailable(f"cannot open the search index in {self.index_dir}: {e}") from e
+                    if isinstance(e, _OtherLayout):
+                        raise IndexUnavailable(str(e)) from None
+                    raise IndexUnavailable(f"cannot open the search index in {self.index_dir} ({type(e).__name__}); "
+                                           "rebuild it with 'pravila build'") from e
             else:
                 old = self._searcher
                 self._index, self._searcher, self._generation = ix, searcher, gen
@@ -266,14 +279,14 @@ class Searcher:
         """Entries per language and the generation in use (for /healthz)."""
         with self._lock:
             s = self._reader()
-            counts = {lang: s.doc_frequency("lang", lang) for lang in LANGS}
+            counts = {lang: s.doc_frequency("lang", lang) for lang in self.codes}
             return {"entries": counts, "generation": Path(self._generation[0]).name if self._generation else None}
 
     # looking up entries
 
     def entry(self, lang: str, entry_id: str) -> dict[str, Any] | None:
         """An entry's JSON form (``serialize.entry_to_dict``), or None."""
-        if lang not in LANGS or not isinstance(entry_id, str) or len(entry_id) > 100 or not ID_RE.match(entry_id):
+        if lang not in self.codes or not isinstance(entry_id, str) or len(entry_id) > 100 or not ID_RE.match(entry_id):
             return None
         with self._lock:
             fields = self._reader().document(key=f"{lang}:{entry_id}")
@@ -284,10 +297,10 @@ class Searcher:
     def search(self, query: str | None, lang: str | None = "all", limit: int | str | None = DEFAULT_LIMIT) -> SearchResult:
         """Search the entries; raises :class:`QueryError` on bad input."""
         query = check_query(query)
-        lang = check_lang(lang)
+        lang = check_lang(lang, self.codes)
         limit = check_limit(limit)
-        langs = _langs(lang)
-        terms = query_terms(query, langs)
+        langs = self.langs(lang)
+        terms = query_terms(query, langs, self.english)
         if not terms:
             return SearchResult(query, lang, 0, [])
         with self._lock:
@@ -299,26 +312,25 @@ class Searcher:
             hits = []
             for docnum, score in scored:
                 stored = s.stored_fields(docnum)
-                snippet = make_snippet(stored["text"], marks.get(stored["lang"], set()), stored["lang"])
+                snippet = make_snippet(stored["text"], marks.get(stored["lang"], set()), self._by_code[stored["lang"]])
                 hits.append(Hit(stored["id"], stored["lang"], stored["title"], stored["url"], snippet, round(score, 4)))
         return SearchResult(query, lang, total, hits)
 
-    def _groups(self, reader, terms: list[str], langs: tuple[str, ...]) -> tuple[list[_Group], dict[str, set[str]]]:
+    def _groups(self, reader, terms: list[str], langs: tuple[Language, ...]) -> tuple[list[_Group], dict[str, set[str]]]:
         groups = []
-        marks: dict[str, set[str]] = {lang: set() for lang in langs}
+        marks: dict[str, set[str]] = {lang.code: set() for lang in langs}
         for word in terms:
-            cyrillic = any("\u0400" <= c <= "\u04ff" for c in word)
-            word_langs = [lang for lang in langs if lang == "ru" or not cyrillic]
+            latin = script_of(word) == "Latin"  # Latin words are also English rule names, searched in every language
+            word_langs = [lang for lang in langs if latin or lang.script == script_of(word)]
             exact: list[_Candidate] = []
             loose: list[_Candidate] = []
             for lang in word_langs:
                 qw = query_word(word, lang)
                 for name in TEXT_FIELDS:
                     for key, weight in qw.keys:
-                        (loose if key == qw.loose else exact).append((f"{name}_{lang}", key, FIELD_BOOST[name] * weight, lang))
-                if not cyrillic:
-                    en = query_word(word, "en")
-                    loose.append((f"en_{lang}", en.loose, FIELD_BOOST["en"], None))
+                        (loose if key == qw.loose else exact).append((f"{name}_{lang.code}", key, FIELD_BOOST[name] * weight, lang.code))
+                if latin:
+                    loose.append((f"en_{lang.code}", name_key(word, self.english), FIELD_BOOST["en"], None))
             df = self._engine(reader).df
             found_exact = [c for c in exact if df(c[0], c[1]) > 0]
             found_loose = [c for c in loose if df(c[0], c[1]) > 0]
@@ -327,7 +339,7 @@ class Searcher:
                 found_loose = [(f, k, b / LOOSE_WEIGHT if k.startswith("~") and exact else b, m) for f, k, b, m in found_loose]
             found = found_exact + found_loose
             if not found:
-                found = self._fuzzy(reader, word, word_langs, cyrillic)
+                found = self._fuzzy(reader, word, word_langs, latin)
             if not found:
                 continue  # a word that matches nothing, not even fuzzily, does not hold the others back
             for _, key, _, mark_lang in found:
@@ -336,26 +348,26 @@ class Searcher:
             groups.append(_Group(word, [(f, k, b) for f, k, b, _ in found], frozenset(k for _, k, _, _ in found)))
         return groups, marks
 
-    def _fuzzy(self, reader, word: str, langs: list[str], cyrillic: bool) -> list[_Candidate]:
+    def _fuzzy(self, reader, word: str, langs: list[Language], latin: bool) -> list[_Candidate]:
         """Index terms near the word's loose keys: one edit, two for words of 8 letters or more."""
         if len(word) < MIN_FUZZY_LETTERS:
             return []
         maxdist = 2 if len(word) >= 8 else 1
         if self._vocabulary is None:
-            self._vocabulary = _Vocabulary(reader)
+            self._vocabulary = _Vocabulary(reader, self.codes)
         df = self._engine(reader).df
         found: dict[tuple[str, str], _Candidate] = {}
         for lang in langs:
             probes = {query_word(word, lang).loose, LOOSE + fold(word)}  # the stem, and the unstemmed folded word
-            near = self._vocabulary.near(lang, probes, maxdist)
+            near = self._vocabulary.near(lang.code, probes, maxdist)
             for name in TEXT_FIELDS:
-                fieldname = f"{name}_{lang}"
+                fieldname = f"{name}_{lang.code}"
                 for term in near:
                     if df(fieldname, term):
-                        found[(fieldname, term)] = (fieldname, term, FIELD_BOOST[name] * FUZZY_WEIGHT, lang)
-            if not cyrillic:
-                fieldname = f"en_{lang}"
-                for term in self._vocabulary.near(f"en_{lang}", {query_word(word, "en").loose}, maxdist):
+                        found[(fieldname, term)] = (fieldname, term, FIELD_BOOST[name] * FUZZY_WEIGHT, lang.code)
+            if latin:
+                fieldname = f"en_{lang.code}"
+                for term in self._vocabulary.near(fieldname, {name_key(word, self.english)}, maxdist):
                     found[(fieldname, term)] = (fieldname, term, FIELD_BOOST["en"] * FUZZY_WEIGHT, None)
         ranked = sorted(found.values(), key=lambda t: -df(t[0], t[1]))
         return ranked[:MAX_FUZZY_TERMS]
@@ -407,7 +419,8 @@ class Searcher:
         names = self._names.get(docnum)
         if names is None:
             stored = s.stored_fields(docnum)
-            names = self._names[docnum] = [(kind, name_words(text, stored["lang"])) for kind, text in stored["names"]]
+            lang = self._by_code[stored["lang"]]
+            names = self._names[docnum] = [(kind, name_words(text, lang, self.english)) for kind, text in stored["names"]]
         best = 1.0
         for kind, name in names:
             if len(name) == len(groups) and _covers(name, groups):
@@ -524,9 +537,10 @@ class _Vocabulary:
     Built once per index generation, on the first fuzzy lookup.
     """
 
-    def __init__(self, reader):
+    def __init__(self, reader, codes: tuple[str, ...]):
         self._by_deletion: dict[str, dict[str, set[str]]] = {}
-        for lang in LANGS:
+        self._languages = codes
+        for lang in codes:
             keys = set()
             for name in TEXT_FIELDS:
                 keys.update(t for t in _lexicon(reader, f"{name}_{lang}") if t.startswith(LOOSE))
@@ -544,7 +558,7 @@ class _Vocabulary:
     def near(self, space: str, probes: set[str], maxdist: int) -> set[str]:
         """Keys of ``space`` (a language, or ``en_<lang>``) within ``maxdist`` edits of a probe, closest only."""
         table = self._by_deletion.get(space, {})
-        prefix = LOOSE if space in LANGS else ""
+        prefix = LOOSE if space in self._languages else ""
         best: dict[str, int] = {}
         for probe in probes:
             bare = probe[len(prefix):] if prefix and probe.startswith(prefix) else probe
@@ -615,17 +629,17 @@ def _text(term: bytes | str) -> str:
 # --- snippets -----------------------------------------------------------------------
 
 
-def make_snippet(text: str, keys: set[str], lang: str, width: int = SNIPPET_CHARS) -> str:
+def make_snippet(text: str, keys: set[str], lang: Language, width: int = SNIPPET_CHARS) -> str:
     """A window of ``text`` around the words whose index keys are in ``keys``.
 
     The words are marked in their own forms; everything is HTML-escaped, so
     neither the content nor the query can inject markup.
 
-    >>> make_snippet("Если вы совершаете прыжок в длину, <b>вы</b> покрываете…", {"прыжок"}, "ru")
+    >>> make_snippet("Если вы совершаете прыжок в длину, <b>вы</b> покрываете…", {"прыжок"}, ru)
     'Если вы совершаете <mark>прыжок</mark> в длину, &lt;b&gt;вы&lt;/b&gt; покрываете…'
-    >>> make_snippet("Slovo " * 50 + "kouzlo na konci.", {"kouzlo"}, "cs", width=40)
+    >>> make_snippet("Slovo " * 50 + "kouzlo na konci.", {"kouzlo"}, cs, width=40)
     '…Slovo Slovo Slovo Slovo <mark>kouzlo</mark> na konci.'
-    >>> make_snippet("", {"x"}, "cs")
+    >>> make_snippet("", {"x"}, cs)
     ''
     """
     text = text.replace("\n", " ")

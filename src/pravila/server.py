@@ -1,16 +1,18 @@
 """``pravila serve``: the static sites, the search API and a content watcher in one process.
 
 - ``/`` negotiates the reader's language from ``Accept-Language`` (Babel's
-  :func:`~babel.negotiate_locale`) and redirects to ``/ru/`` or ``/cs/``;
-  without a match it shows the static language chooser.
-- Everything else is a file of ``site_dir(build_dir)``; nothing outside it is
-  ever served.  Files are read under :data:`pravila.site.SWAP_LOCK`, so a
-  rebuild that swaps the site in never shows a reader half of it.
-- ``pravila.api.api_routes(build_dir)`` (search, entries, health) is mounted
+  :func:`~babel.negotiate_locale`) among the project's languages and
+  redirects to ``/ru/``, ``/cs/``, …; without a match it shows the static
+  language chooser.
+- Everything else is a file of the project's ``build/site``; nothing outside
+  it is ever served.  A rebuild exchanges the whole folder in one atomic
+  step (:func:`pravila.site.swap_into_place`), so a reader never sees half
+  of it.
+- ``pravila.api.api_routes(project)`` (search, entries, health) is mounted
   when that module exists.
-- With ``watch``, a background thread rebuilds on every change under
-  ``content/``; content with problems is logged and the previous build keeps
-  being served.
+- With ``watch``, a background thread rebuilds on every change under the
+  content folder; content with problems is logged and the previous build
+  keeps being served.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import mimetypes
 import re
 import threading
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from babel import negotiate_locale
 from starlette.applications import Starlette
@@ -31,9 +33,10 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from .content import LANGS, load_library
-from .paths import BUILD_DIR, site_dir
-from .site import SWAP_LOCK
+from .errors import PravilaError
+
+if TYPE_CHECKING:
+    from .project import Project
 
 log = logging.getLogger("pravila.server")
 
@@ -69,12 +72,13 @@ def parse_accept_language(header: str | None) -> list[str]:
     return [tag for _, _, tag in sorted(tags)]
 
 
-def negotiate(header: str | None, available: Iterable[str] = LANGS) -> str | None:
+def negotiate(header: str | None, available: Iterable[str]) -> str | None:
     """The site language for an ``Accept-Language`` header, or None.
 
-    >>> negotiate("cs-CZ,cs;q=0.9,en;q=0.8"), negotiate("ru-RU"), negotiate("en-US,de"), negotiate(None)
+    >>> langs = ("ru", "cs")
+    >>> negotiate("cs-CZ,cs;q=0.9,en;q=0.8", langs), negotiate("ru-RU", langs), negotiate("en-US,de", langs), negotiate(None, langs)
     ('cs', 'ru', None, None)
-    >>> negotiate("en;q=0.9,ru;q=0.5,cs;q=0.7")
+    >>> negotiate("en;q=0.9,ru;q=0.5,cs;q=0.7", langs)
     'cs'
     """
     available = list(available)
@@ -86,14 +90,11 @@ def negotiate(header: str | None, available: Iterable[str] = LANGS) -> str | Non
 
 
 class StaticSite:
-    """Files of the built site, read whole under the swap lock."""
+    """Files of the built site (``build/site``), read whole."""
 
-    def __init__(self, build_dir: Path):
-        self.build_dir = Path(build_dir)
-
-    @property
-    def root(self) -> Path:
-        return site_dir(self.build_dir)
+    def __init__(self, root: Path, languages: Iterable[str]):
+        self.root = Path(root)
+        self.languages = tuple(languages)
 
     def resolve(self, url_path: str) -> tuple[str, Path | None]:
         """``("file", path)``, ``("redirect", None)`` for a folder without its slash, or ``("missing", None)``."""
@@ -115,20 +116,25 @@ class StaticSite:
         return ("file", path) if path.is_file() else ("missing", None)
 
     def read(self, url_path: str) -> tuple[str, bytes | None, Path | None]:
-        with SWAP_LOCK:
+        for attempt in (1, 2):  # a rebuild may exchange the folder between finding a file and reading it
             kind, path = self.resolve(url_path)
             if kind != "file" or path is None:
                 return kind, None, None
-            return kind, path.read_bytes(), path
+            try:
+                return kind, path.read_bytes(), path
+            except (FileNotFoundError, NotADirectoryError):
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def not_found_page(self, url_path: str) -> bytes | None:
         lang = url_path.strip("/").split("/")[0]
-        candidates = [f"{lang}/404.html"] if lang in LANGS else []
-        with SWAP_LOCK:
-            for rel in candidates:
-                page = self.root / rel
-                if page.is_file():
-                    return page.read_bytes()
+        if lang in self.languages:
+            page = self.root / lang / "404.html"
+            try:
+                return page.read_bytes()
+            except OSError:
+                return None
         return None
 
 
@@ -153,13 +159,12 @@ def _base_of(request: Request) -> str:
     return str(request.base_url).rstrip("/") + "/"
 
 
-def create_app(build_dir: Path | None = None, *, api: bool = True) -> Starlette:
+def create_app(project: "Project", *, api: bool = True) -> Starlette:
     """The ASGI app: language negotiation, the API (if present) and the static site."""
-    build_dir = Path(build_dir or BUILD_DIR)
-    site = StaticSite(build_dir)
+    site = StaticSite(project.site_dir, project.codes)
 
     def home(request: Request) -> Response:
-        lang = negotiate(request.headers.get("accept-language"))
+        lang = negotiate(request.headers.get("accept-language"), project.codes)
         headers = {"Vary": "Accept-Language", "Cache-Control": NO_CACHE}
         if lang:
             return RedirectResponse(f"/{lang}/", status_code=302, headers=headers)
@@ -195,42 +200,39 @@ def create_app(build_dir: Path | None = None, *, api: bool = True) -> Starlette:
 
     routes: list[Any] = []
     if api:
-        routes += _api_routes(build_dir)
+        routes += _api_routes(project)
     routes += [
         Route("/", home, methods=["GET", "HEAD"]),
         Route("/{path:path}", static, methods=["GET", "HEAD"]),
     ]
     app = Starlette(routes=routes)
-    app.state.build_dir = build_dir
+    app.state.project = project
     return app
 
 
-def _api_routes(build_dir: Path) -> list[Any]:
+def _api_routes(project: "Project") -> list[Any]:
     if importlib.util.find_spec("pravila.api") is None:
         return []
     api = importlib.import_module("pravila.api")
-    return list(api.api_routes(build_dir))
+    return list(api.api_routes(project))
 
 
 # --- rebuilding ----------------------------------------------------------------
 
 
-def rebuild(build_dir: Path, content_dir: Path | None) -> bool:
+def rebuild(project: "Project") -> bool:
     """Check the content and build everything; on problems keep the old build and log them."""
-    from .build import build_all
-    from .fidelity import fidelity_problems
+    from .build import build
+    from .errors import ContentError
 
-    library, problems = load_library(content_dir)
-    if not problems:
-        problems = problems + fidelity_problems(library)[0]
-    if problems:
-        for p in problems:
-            log.error("%s", p)
-        log.error("the content has %d problem(s); still serving the previous build", len(problems))
-        return False
     try:
-        summary = build_all(library, build_dir)
-    except Exception as e:  # noqa: BLE001 — a failed rebuild must not stop the server
+        summary = build(project)
+    except ContentError as e:
+        for p in e.problems:
+            log.error("%s", p)
+        log.error("the content has %d problem(s); still serving the previous build", len(e.problems))
+        return False
+    except PravilaError as e:
         log.error("rebuild failed, still serving the previous build: %s", e)
         return False
     log.info("%s", summary)
@@ -238,13 +240,11 @@ def rebuild(build_dir: Path, content_dir: Path | None) -> bool:
 
 
 class Watcher:
-    """Rebuilds in a background thread whenever a file under ``content_dir`` changes."""
+    """Rebuilds in a background thread whenever a file under the project's content folder changes."""
 
-    def __init__(self, build_dir: Path, content_dir: Path | None):
-        from .paths import CONTENT_DIR
-
-        self.build_dir = build_dir
-        self.content_dir = Path(content_dir or CONTENT_DIR)
+    def __init__(self, project: "Project"):
+        self.project = project
+        self.content_dir = project.content_dir
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, name="pravila-watch", daemon=True)
         self.builds = 0
@@ -264,22 +264,21 @@ class Watcher:
         for changes in watch(self.content_dir, stop_event=self.stop_event, debounce=300, step=50, raise_interrupt=False):
             names = sorted({Path(p).name for _, p in changes})
             log.info("changed: %s; rebuilding", ", ".join(names))
-            rebuild(self.build_dir, self.content_dir)
+            rebuild(self.project)
             self.builds += 1
 
 
-def run(build_dir: Path | None, content_dir: Path | None, host: str, port: int, watch: bool) -> None:
+def run(project: "Project", host: str, port: int, watch: bool) -> None:
     """Serve until interrupted (``pravila serve``)."""
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
-    build_dir = Path(build_dir or BUILD_DIR)
-    if not (site_dir(build_dir) / "index.html").is_file():
-        log.info("no site in %s yet; building it", build_dir)
-        rebuild(build_dir, content_dir)
-    watcher = Watcher(build_dir, content_dir).start() if watch else None
+    if not (project.site_dir / "index.html").is_file():
+        log.info("no site in %s yet; building it", project.build_dir)
+        rebuild(project)
+    watcher = Watcher(project).start() if watch else None
     try:
-        uvicorn.run(create_app(build_dir), host=host, port=port, log_level="info")
+        uvicorn.run(create_app(project), host=host, port=port, log_level="info")
     finally:
         if watcher is not None:
             watcher.stop()

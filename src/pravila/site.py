@@ -1,13 +1,21 @@
-"""Both static sites: generated Markdown → one MkDocs (Material) build per language.
+"""The static sites: generated Markdown → one MkDocs (Material) build per language.
 
-Layout of a build folder (see also :mod:`pravila.paths`)::
+Layout of a build folder::
 
-    build/docs/ru/, build/docs/cs/       generated Markdown (+ assets/pravila/)
-    build/mkdocs.ru.yml, mkdocs.cs.yml   generated configs, INHERIT the top-level mkdocs.yml
-    build/site/                          the static site: index.html (chooser), ru/, cs/
+    build/docs/<lang>/          generated Markdown (+ assets/pravila/)
+    build/overrides/            Pravila's template overrides, then the project's overrides/ over them
+    build/mkdocs.<lang>.yml     generated configs
+    build/site/                 the static site: index.html (chooser), one folder per language
 
-The site is built into a temporary folder next to ``site/`` and swapped in
-under :data:`SWAP_LOCK`, so a server that reads under the same lock never sees
+The base configuration ships in the package (``theme/mkdocs.yml``).  Each
+generated config holds the base plus what differs per language, and names
+the project's own ``mkdocs.yml`` (if any) as its ``INHERIT`` parent with the
+keys that file sets left out, so the project's settings win; only the keys
+Pravila must generate per language (:data:`OWNED`) are refused there, by
+``pravila check``.
+
+The site is built into a temporary folder next to ``site/`` and exchanged
+with it in one atomic step (:func:`swap_into_place`), so a reader never sees
 half a site.  MkDocs runs strict, one process per language side by side: a
 broken link or anchor fails the build with the warnings in
 :class:`SiteBuildError`.
@@ -15,6 +23,9 @@ broken link or anchor fails the build with the warnings in
 
 from __future__ import annotations
 
+import copy
+import ctypes
+import errno
 import importlib
 import importlib.util
 import logging
@@ -24,49 +35,46 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
+from importlib import resources
+from importlib.abc import Traversable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 import yaml
 
-from .content import LANGUAGE_NAMES, LANGS, Library
+from .content import Library, Problem
+from .errors import BuildError
 from .pages import LanguageSite, Translator, chooser_html, language_site
-from .paths import REPO_DIR, site_dir
 
-BASE_CONFIG = REPO_DIR / "mkdocs.yml"
-OVERRIDES_DIR = REPO_DIR / "overrides"
-STATIC_DIR = Path(__file__).parent / "static"
+if TYPE_CHECKING:
+    from .project import Project
+
 ASSETS_PREFIX = "assets/pravila"
-DEFAULT_BASE_URL = "http://127.0.0.1:8000/"
-BASE_URL_ENV = "PRAVILA_SITE_URL"
+# Keys `pravila build` writes per language; a project's mkdocs.yml may not set them.
+OWNED: tuple[tuple[str, ...], ...] = (
+    ("INHERIT",), ("site_url",), ("docs_dir",), ("site_dir",), ("nav",),
+    ("theme", "language"), ("theme", "custom_dir"), ("extra", "alternate"), ("extra", "pravila"),
+)
+# Lists the project's mkdocs.yml adds to rather than replaces.
+APPENDED = ("extra_css", "extra_javascript")
 
-SWAP_LOCK = threading.RLock()
-"""Held while ``site/`` is swapped; readers that hold it see a whole site."""
-
-_BUILD_LOCK = threading.Lock()
 log = logging.getLogger(__name__)
 
 
-class SiteBuildError(RuntimeError):
+class SiteBuildError(BuildError):
     """MkDocs refused the generated pages; ``warnings`` lists what it said."""
 
     def __init__(self, lang: str, warnings: list[str]):
         self.lang = lang
         self.warnings = warnings
         details = "\n".join(f"  {w}" for w in warnings) or "  (no details)"
-        super().__init__(f"the {LANGUAGE_NAMES.get(lang, lang)} site did not build:\n{details}")
+        super().__init__(f"the '{lang}' site did not build:\n{details}")
 
 
-def resolve_base_url(value: str | None = None) -> str:
-    """The site's public root: ``value``, else ``PRAVILA_SITE_URL``, else the local server.
-
-    >>> resolve_base_url("https://example.org/rules")
-    'https://example.org/rules/'
-    """
-    url = value or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
-    return url if url.endswith("/") else url + "/"
+def package_dir(name: str) -> Traversable:
+    """A folder that ships inside the package (``theme``, ``static``)."""
+    return resources.files("pravila").joinpath(name)
 
 
 def load_widgets() -> ModuleType | None:
@@ -76,18 +84,44 @@ def load_widgets() -> ModuleType | None:
     return importlib.import_module("pravila.widgets")
 
 
-def language_sites(library: Library) -> list[LanguageSite]:
+def language_sites(project: "Project", library: Library) -> list[LanguageSite]:
     widgets = load_widgets()
     return [
         language_site(
+            project,
             library,
             lang,
             widget_for=getattr(widgets, "widget_for", None),
             calculators_page=getattr(widgets, "calculators_page", None),
         )
-        for lang in LANGS
+        for lang in project.codes
         if library.chapters_in(lang)
     ]
+
+
+# --- files -------------------------------------------------------------------
+
+
+def _walk(folder: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
+    for item in sorted(folder.iterdir(), key=lambda t: t.name):
+        if item.name.startswith((".", "__")):
+            continue
+        if item.is_dir():
+            yield from _walk(item, f"{prefix}{item.name}/")
+        elif item.is_file():
+            yield f"{prefix}{item.name}", item
+
+
+def static_files() -> list[str]:
+    """The site's own assets (``static/``), relative names."""
+    return [name for name, _ in _walk(package_dir("static"))]
+
+
+def _copy_tree(folder: Traversable, dest: Path) -> None:
+    for name, item in _walk(folder):
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(item.read_bytes())
 
 
 def write_docs(site: LanguageSite, docs_dir: Path) -> int:
@@ -98,38 +132,122 @@ def write_docs(site: LanguageSite, docs_dir: Path) -> int:
         target = docs_dir / page.path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(page.markdown, encoding="utf-8", newline="\n")
-    assets = docs_dir / ASSETS_PREFIX
-    for src in static_files():
-        dest = assets / src.relative_to(STATIC_DIR)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, dest)
+    _copy_tree(package_dir("static"), docs_dir / ASSETS_PREFIX)
     return len(site.pages)
 
 
-def static_files() -> list[Path]:
-    if not STATIC_DIR.is_dir():
-        return []
-    return sorted(p for p in STATIC_DIR.rglob("*") if p.is_file() and not p.name.startswith("."))
+def write_overrides(project: "Project", build_dir: Path) -> Path:
+    """``build/overrides``: Pravila's template overrides, the project's ``overrides/`` copied over them."""
+    dest = build_dir / "overrides"
+    if dest.exists():
+        shutil.rmtree(dest)
+    _copy_tree(package_dir("theme").joinpath("overrides"), dest)
+    if project.overrides_dir is not None:
+        shutil.copytree(project.overrides_dir, dest, dirs_exist_ok=True)
+    return dest
 
 
-def site_config(site: LanguageSite, *, url: str, docs_dir: str, site_out: str) -> dict[str, Any]:
-    """The per-language settings; everything shared is in the top-level mkdocs.yml."""
-    t = Translator(site.lang)
-    assets = [p.relative_to(STATIC_DIR).as_posix() for p in static_files()]
+# --- configuration -------------------------------------------------------------
+
+
+def base_config() -> dict[str, Any]:
+    """The MkDocs settings every language site shares (``theme/mkdocs.yml`` in the package)."""
+    return yaml.safe_load(package_dir("theme").joinpath("mkdocs.yml").read_text(encoding="utf-8"))
+
+
+class _TolerantLoader(yaml.SafeLoader):
+    """Reads a project's mkdocs.yml to see which keys it sets; MkDocs' own tags become None."""
+
+
+_TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+def project_mkdocs(project: "Project") -> tuple[dict[str, Any], list[Problem]]:
+    """The keys the project's ``mkdocs.yml`` sets (values of MkDocs' own tags as None), and its problems."""
+    path = project.mkdocs_file
+    if path is None:
+        return {}, []
+    where = _rel(path, project.root)
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_TolerantLoader)  # noqa: S506 — a SafeLoader subclass
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        return {}, [Problem(where, mark.line + 1 if mark else 0, "-", f"malformed YAML: {getattr(e, 'problem', None) or e}")]
+    except (OSError, UnicodeDecodeError) as e:
+        return {}, [Problem(where, 0, "-", f"cannot read it: {e}")]
+    if data is None:
+        return {}, []
+    if not isinstance(data, dict):
+        return {}, [Problem(where, 1, "-", "mkdocs.yml must be a mapping of settings")]
+    problems = []
+    for keys in OWNED:
+        if _has(data, keys):
+            problems.append(Problem(where, 1, "-", f"'{'.'.join(keys)}' is set by pravila build for each language; remove it "
+                                                   "(the site's address is site_url in pravila.toml or --site-url)"))
+    for key in ("markdown_extensions", "plugins"):
+        if isinstance(data.get(key), list):
+            problems.append(Problem(where, 1, "-", f"write '{key}' as a mapping (name: options), as Pravila's base does, "
+                                                   "so the two add up"))
+    return data, problems
+
+
+def config_problems(project: "Project") -> list[Problem]:
+    """Problems of the project's ``mkdocs.yml`` (part of ``pravila check``)."""
+    return project_mkdocs(project)[1]
+
+
+def _has(data: Any, keys: tuple[str, ...]) -> bool:
+    for key in keys:
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return True
+
+
+def _merge(base: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """Mappings merged key by key (``more`` wins), anything else replaced: MkDocs' own INHERIT rule."""
+    out = copy.deepcopy(base)
+    for key, value in more.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _without(ours: dict[str, Any], theirs: dict[str, Any], path: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``ours`` minus every setting ``theirs`` sets, so the parent's (the project's) value stays."""
+    out = {}
+    for key, value in ours.items():
+        here = (*path, key)
+        if here in OWNED or key not in theirs:
+            out[key] = value
+        elif isinstance(value, dict) and isinstance(theirs[key], dict):
+            out[key] = _without(value, theirs[key], here)
+        elif key in APPENDED and isinstance(value, list) and isinstance(theirs[key], list):
+            out[key] = value + [v for v in theirs[key] if v not in value]
+    return out
+
+
+def site_config(project: "Project", site: LanguageSite, *, docs_dir: str, site_out: str) -> dict[str, Any]:
+    """The whole configuration of one language's site."""
+    t = Translator(project.catalogs, site.lang)
+    lang = project.language(site.lang)
+    assets = static_files()
     alternate = [
-        {"name": LANGUAGE_NAMES[lang], "link": f"../{lang}/", "lang": lang}
-        for lang in LANGS
+        {"name": other.name, "link": f"../{other.code}/", "lang": other.code}
+        for other in project.languages
+        if other.code in site.languages
     ]
-    return {
-        "INHERIT": str(BASE_CONFIG),
+    ours = _merge(base_config(), {
         "site_name": site.site_name,
         "copyright": t._("Pravila · an unofficial reference to the rules of Dungeons & Dragons 5e"),
-        "site_url": f"{url}{site.lang}/",
+        "site_url": f"{project.site_url}{site.lang}/",
         "docs_dir": docs_dir,
         "site_dir": site_out,
         "theme": {
-            "language": site.lang,
-            "custom_dir": str(OVERRIDES_DIR),
+            "language": lang.ui,
+            "custom_dir": "overrides",
             "palette": [
                 {
                     "media": "(prefers-color-scheme)",
@@ -159,17 +277,24 @@ def site_config(site: LanguageSite, *, url: str, docs_dir: str, site_out: str) -
         "markdown_extensions": {
             "toc": {"permalink": True, "permalink_title": t._("Link to this rule")},
         },
-        "plugins": {"search": {"lang": ["ru", "en"] if site.lang == "ru" else ["en"]}},
-    }
+        "plugins": {"search": {"lang": list(lang.lunr)}},
+    })
+    theirs, _ = project_mkdocs(project)
+    config = _without(ours, theirs)
+    if project.mkdocs_file is not None:
+        config = {"INHERIT": str(project.mkdocs_file), **config}
+    return config
 
 
-def write_config(site: LanguageSite, build_dir: Path, url: str) -> Path:
-    config = site_config(site, url=url, docs_dir=f"docs/{site.lang}", site_out=f"site/{site.lang}")
+def write_config(project: "Project", site: LanguageSite, build_dir: Path) -> Path:
+    config = site_config(project, site, docs_dir=f"docs/{site.lang}", site_out=f"site/{site.lang}")
     path = build_dir / f"mkdocs.{site.lang}.yml"
-    header = "# Generated by `pravila build` from content/ — do not edit; change mkdocs.yml or src/pravila/site.py.\n"
+    header = "# Generated by `pravila build` — do not edit; change the project's mkdocs.yml or pravila.toml.\n"
     path.write_text(header + yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=120), encoding="utf-8")
     return path
 
+
+# --- running MkDocs ----------------------------------------------------------------
 
 _LOG_LINE = re.compile(r"^(?P<level>WARNING|ERROR)\s+-\s+(?P<message>.*)$")
 
@@ -213,43 +338,74 @@ def run_mkdocs(config_file: Path, lang: str, out_dir: Path) -> None:
     run_mkdocs_all([(config_file, lang, out_dir)])
 
 
-def build_site(library: Library, build_dir: Path, *, base_url: str | None = None) -> int:
-    """Generate the Markdown, build both sites, swap them into ``site_dir(build_dir)``.
+def build_site_into(project: "Project", library: Library, out: Path) -> int:
+    """Generate the Markdown and build every language's site into ``out`` (a new folder).
 
-    Returns the number of pages (both languages).  Raises :class:`SiteBuildError`
-    and leaves the previous site in place when MkDocs finds a problem.
+    Returns the number of pages.  Raises :class:`SiteBuildError` when MkDocs
+    finds a problem; ``out`` is then left for the caller to remove.
     """
-    url = resolve_base_url(base_url)
-    build_dir = Path(build_dir).resolve()
-    build_dir.mkdir(parents=True, exist_ok=True)
-    with _BUILD_LOCK:
-        started = time.perf_counter()
-        sites = language_sites(library)
-        tmp = build_dir / f".site-new-{os.getpid()}-{threading.get_ident()}"
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        tmp.mkdir()
-        pages = 0
-        try:
-            jobs = []
-            for site in sites:
-                pages += write_docs(site, build_dir / "docs" / site.lang)
-                jobs.append((write_config(site, build_dir, url), site.lang, tmp / site.lang))
-            run_mkdocs_all(jobs)
-            (tmp / "index.html").write_text(chooser_html(library), encoding="utf-8")
-            _swap_into_place(tmp, site_dir(build_dir))
-        finally:
-            if tmp.exists():
-                shutil.rmtree(tmp, ignore_errors=True)
-        log.info("built %d pages in %.2f s", pages, time.perf_counter() - started)
-        return pages
+    build_dir = project.build_dir
+    sites = language_sites(project, library)
+    write_overrides(project, build_dir)
+    pages, jobs = 0, []
+    for site in sites:
+        pages += write_docs(site, build_dir / "docs" / site.lang)
+        jobs.append((write_config(project, site, build_dir), site.lang, out / site.lang))
+    run_mkdocs_all(jobs)
+    (out / "index.html").write_text(chooser_html(project, library), encoding="utf-8")
+    return pages
 
 
-def _swap_into_place(new: Path, dest: Path) -> None:
+def new_site_folder(build_dir: Path) -> Path:
+    """A fresh folder next to ``site/`` for a build in progress (``.site-new-…``)."""
+    tmp = build_dir / f".site-new-{os.getpid()}-{threading.get_ident()}"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    return tmp
+
+
+# --- switching a new site in ------------------------------------------------------
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux ``renameat2(RENAME_EXCHANGE)``); False where unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def swap_into_place(new: Path, dest: Path) -> None:
+    """Put the folder ``new`` at ``dest``; the previous ``dest`` is removed.
+
+    Where the system can, both are exchanged atomically, so a reader (in any
+    process) sees either the whole old site or the whole new one.
+    """
+    if dest.exists() and _exchange(new, dest):
+        shutil.rmtree(new, ignore_errors=True)  # now holds the previous site
+        return
     old = dest.with_name(f".site-old-{os.getpid()}-{threading.get_ident()}")
-    with SWAP_LOCK:
-        if dest.exists():
-            dest.rename(old)
-        new.rename(dest)
+    if dest.exists():
+        dest.rename(old)
+    new.rename(dest)
     if old.exists():
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)

@@ -13,8 +13,6 @@ from .content import Entry, Library
 def page_path(library: Library, entry: Entry) -> str:
     """The Markdown file (relative to the language's docs folder) that shows the entry.
 
-    >>> from pravila.content import load_library
-    >>> lib, _ = load_library()
     >>> page_path(lib, lib.get("ru", "high-jump"))
     'combat/movement.md'
     """
@@ -25,8 +23,6 @@ def page_path(library: Library, entry: Entry) -> str:
 def entry_url(library: Library, entry: Entry) -> str:
     """The entry's address from the site root.
 
-    >>> from pravila.content import load_library
-    >>> lib, _ = load_library()
     >>> entry_url(lib, lib.get("ru", "high-jump"))
     '/ru/combat/movement/#high-jump'
     """

@@ -14,8 +14,6 @@ of ``calculators.md``.  A widget is plain HTML that works on a static host:
 Links to the rules are relative to the page the widget is on, so the site
 also works under a sub-path.
 
->>> from pravila.content import load_library
->>> lib, _ = load_library()
 >>> html = widget_for("long-jump", "ru", lib)
 >>> 'data-calc="jump"' in html and "Значение Силы" in html
 True
@@ -101,8 +99,7 @@ def esc(text: Any) -> str:
 def page_url(library: Library, entry_key: str) -> str:
     """The URL path of the page that shows an entry (no fragment).
 
-    >>> from pravila.content import load_library
-    >>> page_url(load_library()[0], "ru:high-jump")
+    >>> page_url(lib, "ru:high-jump")
     '/ru/combat/movement/'
     """
     entry = library.by_key(entry_key)
@@ -339,28 +336,43 @@ def render_widget(preset: Preset, uid: str, lang: str, library: Library, from_pa
 # --- what the site generator calls -----------------------------------------------
 
 
+def offered(lang: str, library: Library) -> list[str]:
+    """The calculators a language's site offers.
+
+    A calculator stays with the rule entries it computes: it is offered when
+    all of them are in the library, and a language gets calculators only when
+    it has at least one of those entries itself.
+    """
+    calcs = [name for name in CALCS if all(library.by_key(key) is not None for key in CALC_RULES[name])]
+    if not any(key.startswith(f"{lang}:") for name in calcs for key in CALC_RULES[name]):
+        return []
+    return calcs
+
+
 def widget_for(entry_id: str, lang: str, library: Library) -> str | None:
     """The widget to show after an entry's body, or None when the entry has none."""
     preset = WIDGETS.get((lang, entry_id))
-    if preset is None or library.get(lang, entry_id) is None:
+    if preset is None or library.get(lang, entry_id) is None or preset.calc not in offered(lang, library):
         return None
     return render_widget(preset, f"calc-{entry_id}", lang, library, page_url(library, f"{lang}:{entry_id}"))
 
 
-def calculators_page(lang: str, library: Library) -> str:
+def calculators_page(lang: str, library: Library) -> str | None:
     """The Markdown body of ``calculators.md``: a title, a lede, and the three calculators.
 
-    >>> from pravila.content import load_library
-    >>> page = calculators_page("cs", load_library()[0])
+    >>> page = calculators_page("cs", lib)
     >>> page.splitlines()[0], page.count('class="pravila-calc"')
     ('# Kalkulačky {#calculators}', 3)
     """
+    calcs = offered(lang, library)
+    if not calcs:
+        return None
     from_page = f"/{lang}/calculators/"
     blocks = [
         f"# {esc(answers.text(lang, 'page.title'))} {{#calculators}}",
         f'<p class="pravila-calc__lede">{esc(answers.text(lang, "page.intro"))}</p>',
     ]
-    for name in CALCS:
+    for name in calcs:
         blocks.append(f"## {esc(answers.text(lang, 'calc.' + name))} {{#calc-{name}}}")
         blocks.append(render_widget(PAGE_PRESETS[name], f"calc-page-{name}", lang, library, from_page))
     return "\n\n".join(blocks) + "\n"
