@@ -3,6 +3,7 @@ and reported as FILE:LINE: ID: message, on small bad fixtures."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -60,8 +61,15 @@ BAD = [
     ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    colour: red\n", 16, "jump", "unknown field 'colour'"),
     ("ru/mini.yaml", "  edition: 2014\n", "  edition: 2019\n", 2, "chapter", "unknown edition 2019"),
     ("ru/mini.yaml", "  lang: ru\n", "  lang: de\n", 2, "chapter", "unknown language 'de'"),
-    ("cs/mini.yaml", '["ru:jump"]', '["ru:jumping"]', 18, "rituals", "counterpart 'ru:jumping' does not exist"),
-    ("cs/mini.yaml", '["ru:jump"]', '["de:jump"]', 18, "rituals", "counterpart 'de:jump' names unknown language 'de'"),
+    ("cs/mini.yaml", 'to: "ru:jump"', 'to: "ru:jumping"', 18, "rituals", "counterpart 'ru:jumping' does not exist"),
+    ("cs/mini.yaml", 'to: "ru:jump"', 'to: "de:jump"', 18, "rituals", "counterpart 'de:jump' names unknown language 'de'"),
+    # an edition note on one side of a pair and none on the other: the reader of the other page misses it
+    ("ru/mini.yaml", '    counterparts:\n      - {to: "cs:rituals", note: "Примечание редакции: издания различаются."}\n', "",
+     16, "jump", "counterpart 'cs:rituals' has an edition note on its side; add one here, in this entry's language"),
+    ("ru/mini.yaml", '{to: "cs:rituals", note: "Примечание редакции: издания различаются."}', '"cs:rituals"',
+     16, "jump", "counterpart 'cs:rituals' has an edition note on its side; add one here, in this entry's language"),
+    ("cs/mini.yaml", ', note: "Redakční poznámka: vydání se liší."', "",
+     18, "rituals", "counterpart 'ru:jump' has an edition note on its side; add one here, in this entry's language"),
     ("cs/mini.yaml", "    form: list-item\n", "    form: footnote\n", 18, "rituals", "unknown form 'footnote'"),
     ("cs/mini.yaml", "[[?ritual-tag|Rituál]]", "[[?ritual-tag]]", 18, "rituals", "needs its words"),
     ("ru/mini.yaml", "[[movement|перемещения]]", "[[jump|перемещения]]", 16, "jump", "entry links to itself"),
@@ -130,6 +138,18 @@ def test_real_content_is_richly_linked() -> None:
     assert cast.edition == 2014 and library.by_key("cs:one-spell-slot-per-turn").edition == 2024
     # the optional actions come from the DMG
     assert "Dungeon Master" in library.get("ru", "tumble").source
+
+
+def test_notes_are_in_the_language_of_the_page_that_shows_them() -> None:
+    """Edition notes and editor's notes: Russian on Russian entries, Czech on Czech ones."""
+    library, _ = load_library()
+    cyrillic, czech = re.compile("[а-яё]", re.I), re.compile("[áčďéěíňóřšťúůýž]", re.I)
+    notes = [(e, n) for e in library.entries for n in e.notes]
+    notes += [(e, cp.note) for e in library.entries for cp in e.counterparts if cp.note]
+    assert {e.lang for e, _ in notes} == {"ru", "cs"}
+    for e, note in notes:
+        own, other = (cyrillic, czech) if e.lang == "ru" else (czech, cyrillic)
+        assert own.search(note) and not other.search(note), f"{e.key}: {note[:60]!r}"
 
 
 def test_check_is_fast_enough_to_run_after_every_edit() -> None:
