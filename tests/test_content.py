@@ -15,6 +15,7 @@ from pravila.content import load_library
 from pravila.fidelity import fidelity_problems
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
+ENGLISH_NAMES = Path(__file__).parents[1] / "docs" / "english-names.md"
 
 
 @pytest.fixture
@@ -150,6 +151,23 @@ def test_notes_are_in_the_language_of_the_page_that_shows_them() -> None:
     for e, note in notes:
         own, other = (cyrillic, czech) if e.lang == "ru" else (czech, cyrillic)
         assert own.search(note) and not other.search(note), f"{e.key}: {note[:60]!r}"
+
+
+def test_english_names_document_lists_every_entry_as_the_content_has_it() -> None:
+    """docs/english-names.md: one row per entry with its current English name and how it was checked."""
+    library, _ = load_library()
+    rows = {}
+    for line in ENGLISH_NAMES.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if len(cells) == 6 and cells[0] in ("ru", "cs"):
+            rows[(cells[0], cells[1].strip("`"))] = cells
+    assert set(rows) == {(e.lang, e.id) for e in library.entries}
+    for e in library.entries:
+        _, _, title, name, status, checked = rows[(e.lang, e.id)]
+        assert title == e.title, e.key
+        assert name == e.en or name.endswith(f"→ **{e.en}**"), (e.key, name)
+        assert status == e.en_status, e.key
+        assert checked, e.key
 
 
 def test_check_is_fast_enough_to_run_after_every_edit() -> None:

@@ -70,9 +70,10 @@ def english_names(entry: Entry) -> str:
 
     >>> from pravila.content import load_library
     >>> lib, _ = load_library()
-    >>> names = english_names(lib.get("ru", "opportunity-attack")).splitlines()
-    >>> names[0], all(n.isascii() for n in names), len(names) > 1
-    ('Opportunity Attack', True, True)
+    >>> entry = lib.get("ru", "opportunity-attack")
+    >>> names = english_names(entry).splitlines()
+    >>> names[0] == entry.en, all(n.isascii() for n in names), len(names) > 1
+    (True, True, True)
     """
     names = [entry.en] + [a for a in entry.aliases if a.isascii() and any(c.isalpha() for c in a)]
     return "\n".join(dict.fromkeys(names))
