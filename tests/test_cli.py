@@ -33,7 +33,7 @@ def test_export_lists_every_entry_of_both_languages() -> None:
     for key, e in by_key.items():
         for cp in e["counterparts"]:
             assert key in by_key[cp]["counterparts"], (key, cp)
-    assert by_key["ru:grapple"]["en"] == "Grapple"
+    assert by_key["ru:grapple"]["en"] == "Grappling"
     assert "grapple" in by_key["ru:moving-a-grappled-creature"]["refs"]
 
 
@@ -47,7 +47,7 @@ def test_show_prints_the_entry_readably() -> None:
     assert result.exit_code == 0, result.output
     assert "Движение в захвате" in result.output
     assert "ваша скорость уменьшается вдвое" in result.output
-    assert "→ grapple: Захват (Grapple)" in result.output
+    assert "→ grapple: Захват (Grappling)" in result.output
     assert "[[" not in result.output
 
 

@@ -3,6 +3,7 @@ and reported as FILE:LINE: ID: message, on small bad fixtures."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from pravila.fidelity import fidelity_problems
 
 def load_library(content: Path | None = None):
     return _load_library(repo_project(content=content))
+ENGLISH_NAMES = Path(__file__).parents[1] / "docs" / "english-names.md"
 
 
 @pytest.fixture
@@ -63,8 +65,15 @@ BAD = [
     ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    colour: red\n", 16, "jump", "unknown field 'colour'"),
     ("ru/mini.yaml", "  edition: 2014\n", "  edition: 2019\n", 2, "chapter", "unknown edition 2019"),
     ("ru/mini.yaml", "  lang: ru\n", "  lang: de\n", 2, "chapter", "unknown language 'de'"),
-    ("cs/mini.yaml", '["ru:jump"]', '["ru:jumping"]', 18, "rituals", "counterpart 'ru:jumping' does not exist"),
-    ("cs/mini.yaml", '["ru:jump"]', '["de:jump"]', 18, "rituals", "counterpart 'de:jump' names unknown language 'de'"),
+    ("cs/mini.yaml", 'to: "ru:jump"', 'to: "ru:jumping"', 18, "rituals", "counterpart 'ru:jumping' does not exist"),
+    ("cs/mini.yaml", 'to: "ru:jump"', 'to: "de:jump"', 18, "rituals", "counterpart 'de:jump' names unknown language 'de'"),
+    # an edition note on one side of a pair and none on the other: the reader of the other page misses it
+    ("ru/mini.yaml", '    counterparts:\n      - {to: "cs:rituals", note: "Примечание редакции: издания различаются."}\n', "",
+     16, "jump", "counterpart 'cs:rituals' has an edition note on its side; add one here, in this entry's language"),
+    ("ru/mini.yaml", '{to: "cs:rituals", note: "Примечание редакции: издания различаются."}', '"cs:rituals"',
+     16, "jump", "counterpart 'cs:rituals' has an edition note on its side; add one here, in this entry's language"),
+    ("cs/mini.yaml", ', note: "Redakční poznámka: vydání se liší."', "",
+     18, "rituals", "counterpart 'ru:jump' has an edition note on its side; add one here, in this entry's language"),
     ("cs/mini.yaml", "    form: list-item\n", "    form: footnote\n", 18, "rituals", "unknown form 'footnote'"),
     ("cs/mini.yaml", "[[?ritual-tag|Rituál]]", "[[?ritual-tag]]", 18, "rituals", "needs its words"),
     ("ru/mini.yaml", "[[movement|перемещения]]", "[[jump|перемещения]]", 16, "jump", "entry links to itself"),
@@ -133,6 +142,35 @@ def test_real_content_is_richly_linked() -> None:
     assert cast.edition == 2014 and library.by_key("cs:one-spell-slot-per-turn").edition == 2024
     # the optional actions come from the DMG
     assert "Dungeon Master" in library.get("ru", "tumble").source
+
+
+def test_notes_are_in_the_language_of_the_page_that_shows_them() -> None:
+    """Edition notes and editor's notes: Russian on Russian entries, Czech on Czech ones."""
+    library, _ = load_library()
+    cyrillic, czech = re.compile("[а-яё]", re.I), re.compile("[áčďéěíňóřšťúůýž]", re.I)
+    notes = [(e, n) for e in library.entries for n in e.notes]
+    notes += [(e, cp.note) for e in library.entries for cp in e.counterparts if cp.note]
+    assert {e.lang for e, _ in notes} == {"ru", "cs"}
+    for e, note in notes:
+        own, other = (cyrillic, czech) if e.lang == "ru" else (czech, cyrillic)
+        assert own.search(note) and not other.search(note), f"{e.key}: {note[:60]!r}"
+
+
+def test_english_names_document_lists_every_entry_as_the_content_has_it() -> None:
+    """docs/english-names.md: one row per entry with its current English name and how it was checked."""
+    library, _ = load_library()
+    rows = {}
+    for line in ENGLISH_NAMES.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        if len(cells) == 6 and cells[0] in ("ru", "cs"):
+            rows[(cells[0], cells[1].strip("`"))] = cells
+    assert set(rows) == {(e.lang, e.id) for e in library.entries}
+    for e in library.entries:
+        _, _, title, name, status, checked = rows[(e.lang, e.id)]
+        assert title == e.title, e.key
+        assert name == e.en or name.endswith(f"→ **{e.en}**"), (e.key, name)
+        assert status == e.en_status, e.key
+        assert checked, e.key
 
 
 def test_check_is_fast_enough_to_run_after_every_edit() -> None:

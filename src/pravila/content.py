@@ -438,7 +438,9 @@ def _check_links(library: Library) -> Iterator[Problem]:
     """Unique ids, parents, references and counterparts that resolve.
 
     Counterparts are made symmetric here: a pair declared on one side is
-    added to the other.
+    added to the other. An edition note on one side of a pair asks for one
+    on the other side, in that side's language: a reader of either page
+    learns how the editions differ in the page's own language.
     """
     seen: dict[str, Entry] = {}
     for e in library.entries:
@@ -484,3 +486,12 @@ def _check_links(library: Library) -> Iterator[Problem]:
             elif all(c.key != e.key for c in other.counterparts):
                 # The note is in the declaring entry's language; the mirror has none.
                 other.counterparts.append(Counterpart(e.lang, e.id))
+    for e in library.entries:
+        for cp in e.counterparts:
+            other = library.get(cp.lang, cp.id)
+            if not cp.note or other is None:
+                continue
+            back = next((c for c in other.counterparts if c.key == e.key), None)
+            if back is not None and not back.note:
+                yield Problem(other.file, other.line, other.id,
+                              f"counterpart '{e.key}' has an edition note on its side; add one here, in this entry's language")

@@ -168,9 +168,10 @@ def schema(languages: tuple[Language, ...], english: Language) -> Schema:
 def english_names(entry: Entry) -> str:
     """The English rule name plus the aliases written in Latin script without diacritics.
 
-    >>> names = english_names(lib.get("ru", "opportunity-attack")).splitlines()
-    >>> all(n.isascii() for n in names), len(names) > 1
-    (True, True)
+    >>> entry = lib.get("ru", "opportunity-attack")
+    >>> names = english_names(entry).splitlines()
+    >>> names[0] == entry.en, all(n.isascii() for n in names), len(names) > 1
+    (True, True, True)
     """
     names = [entry.en] + [a for a in entry.aliases if a.isascii() and any(c.isalpha() for c in a)]
     return "\n".join(dict.fromkeys(names))
