@@ -255,6 +255,19 @@ def test_cli_move_in_czech_dragging_and_mounting() -> None:
     assert "Podle pravidel z roku 2014; pravidla z roku 2024 se tu liší." in result.output
 
 
+def test_cli_move_by_the_2024_rules() -> None:
+    result = invoke("move", "--speed", "30", "--drag", "small", "--mount", "--edition", "2024", "--lang", "cs", "10")
+    assert result.exit_code == 0, result.output
+    assert "1. 10 stop chůzí, s uchopeným tvorem: stojí 20 stop, zůstatek 10 stop" in result.output
+    assert "Nelze: krok 2 stojí 15 stop, ale zůstatek pohybu je jen 10 stop." in result.output
+    assert "Podle pravidel z roku 2024; pravidla z roku 2014 se tu liší." in result.output
+    data = json.loads(invoke("move", "--speed", "25", "--drag", "medium", "--dash", "--edition", "2024", "25",
+                             "--json").output)
+    assert (data["edition"], data["legal"], data["cost_ft"], data["drag_extra"]) == (2024, True, 50, True)
+    by_2014 = json.loads(invoke("move", "--speed", "25", "--drag", "medium", "--dash", "25", "--json").output)
+    assert (by_2014["edition"], by_2014["legal"], by_2014["speed_ft"]) == (2014, False, 12)
+
+
 def test_cli_move_steps_in_the_path() -> None:
     result = invoke("move", "--speed", "30", "5,crawl", "stand-up", "5", "--json")
     data = json.loads(result.output)
@@ -277,6 +290,8 @@ def test_cli_move_steps_in_the_path() -> None:
         (["move", "--speed", "30", "10,climb,swim"],
          "Error: Cannot read the leg 10,climb,swim: write DIST[,difficult][,climb|swim|crawl|fly], for example 10,difficult,climb."),
         (["jump", "--strength", "abc"], "Error: Invalid value for '--strength': 'abc' is not a valid integer."),
+        (["jump", "--strength", "10", "--edition", "2020"],
+         "Error: Invalid value for '--edition': '2020' is not one of '2014', '2024'."),
         (["jump"], "Error: Missing option '--strength'."),
         (["move", "--speed", "30", "--size", "colossal"], None),
     ],
@@ -464,6 +479,7 @@ def test_widget_markup_has_no_blank_lines(library) -> None:
 
 
 def test_cli_size_choices_are_the_calculator_s() -> None:
-    from pravila.cli import CALC_SIZES
+    from pravila.cli import CALC_EDITIONS, CALC_SIZES
 
     assert CALC_SIZES == calc.SIZES
+    assert tuple(map(int, CALC_EDITIONS)) == calc.EDITIONS
