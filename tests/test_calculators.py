@@ -104,6 +104,21 @@ def test_vectors_cover_every_rule_and_every_error() -> None:
     assert {"ok", "not-enough-movement", "speed-zero", "mount-twice"} <= reasons
 
 
+def test_vectors_pin_both_editions() -> None:
+    """Every calculator has 2024 vectors; the rules that differ have vectors in both editions."""
+    def results(kind: str, edition: int) -> list[dict[str, Any]]:
+        return [v["expect"] for k, v in CASES if k == kind and "expect" in v and v["input"].get("edition", 2014) == edition]
+
+    for kind in ("jump", "spell", "move"):
+        assert results(kind, 2024), f"no 2024 vector for {kind}"
+    assert any(r.get("halved") for r in results("move", 2014)), "no 2014 vector halving the speed for dragging"
+    assert any(r.get("drag_extra") for r in results("move", 2024)), "no 2024 vector with the extra foot for dragging"
+    assert any(r.get("reason") == "mount-twice" for r in results("move", 2014))
+    mounts_2024 = [v for k, v in CASES if k == "move" and v["input"].get("edition") == 2024 and "expect" in v
+                   and sum(leg in ("mount", "dismount") for leg in v["input"].get("legs", [])) > 1]
+    assert any(v["expect"].get("legal") for v in mounts_2024), "no 2024 vector mounting twice in one move"
+
+
 def test_vectors_have_unique_names() -> None:
     for kind, vectors in VECTORS.items():
         names = [v["name"] for v in vectors]
@@ -113,7 +128,17 @@ def test_vectors_have_unique_names() -> None:
 def test_results_serialise_to_json_with_whole_numbers_as_integers() -> None:
     data = json.loads(json.dumps(calc.move(30, [calc.Leg(10, difficult=True)]).to_dict()))
     assert data["cost_ft"] == 20 and isinstance(data["cost_ft"], int)
-    assert json.dumps(calc.jump(15, standing=True).to_dict()["long_jump_ft"]) == "7.5"
+    assert json.dumps(calc.jump(15, standing=True).to_dict()["long_jump_ft"]) == "7"  # rounded down
+    assert json.dumps(calc.jump(20, movement_ft=12.5).to_dict()["long_jump_ft"]) == "2.5"  # what is left of a typed distance
+
+
+@pytest.mark.parametrize("edition", calc.EDITIONS)
+def test_every_result_says_which_edition_it_computed(edition: int) -> None:
+    for result in (calc.jump(10, edition=edition), calc.spell(level=1, ability_score=10, edition=edition),
+                   calc.move(30, edition=edition)):
+        assert result.to_dict()["edition"] == edition
+        assert str(edition) in answers.describe(result, "ru")[-1]
+    assert calc.jump(10).edition == calc.DEFAULT_EDITION == 2014
 
 
 def test_errors_are_value_errors_with_codes() -> None:
@@ -162,8 +187,9 @@ def invoke(*args: str):
 def test_cli_jump_in_russian_names_and_links_the_rules() -> None:
     result = invoke("jump", "--strength", "15", "--standing", "--lang", "ru")
     assert result.exit_code == 0, result.output
-    assert "Прыжок в длину без разбега: 7,5 фута (половина значения Силы 15)" in result.output
-    assert "Прыжок в высоту без разбега: 2,5 фута" in result.output
+    assert "Прыжок в длину без разбега: 7 футов (половина значения Силы 15, с округлением вниз)" in result.output
+    assert "Прыжок в высоту без разбега: 2 фута" in result.output
+    assert "По правилам 2014 года; по правилам 2024 года ответ тот же." in result.output
     assert "Правила:" in result.output
     assert "Прыжок в длину [ru:long-jump] /ru/combat/movement/#long-jump" in result.output
     assert "Прыжок в высоту [ru:high-jump] /ru/combat/movement/#high-jump" in result.output
@@ -172,8 +198,8 @@ def test_cli_jump_in_russian_names_and_links_the_rules() -> None:
 def test_cli_jump_in_czech_with_metres() -> None:
     result = invoke("jump", "--strength", "15", "--standing", "--height", "6", "--metric", "--lang", "cs")
     assert result.exit_code == 0, result.output
-    assert "Skok do dálky z místa: 7,5 stopy (2,25 m)" in result.output
-    assert "Dosáhneš do výšky: 11,5 stopy (3,45 m)" in result.output
+    assert "Skok do dálky z místa: 7 stop (2,1 m) (polovina hodnoty Síly 15, zaokrouhleno dolů)" in result.output
+    assert "Dosáhneš do výšky: 11 stop (3,3 m)" in result.output  # 2 + 1½ × 6
     assert "Skok do dálky [ru:long-jump]" in result.output  # a Russian rule, named in Czech
 
 
@@ -181,7 +207,7 @@ def test_cli_jump_json() -> None:
     result = invoke("jump", "--strength", "15", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert (data["long_jump_ft"], data["high_jump_ft"]) == (15, 5)
+    assert (data["long_jump_ft"], data["high_jump_ft"], data["run_up_ft"], data["edition"]) == (15, 5, 10, 2014)
     assert "reach_ft" not in data
     with_height = json.loads(invoke("jump", "--strength", "15", "--height", "6", "--json").output)
     assert with_height["reach_ft"] == 14
@@ -223,9 +249,23 @@ def test_cli_move_json_has_the_verdict_and_the_steps() -> None:
 def test_cli_move_in_czech_dragging_and_mounting() -> None:
     result = invoke("move", "--speed", "30", "--drag", "small", "--mount", "--lang", "cs", "10")
     assert result.exit_code == 0, result.output
-    assert "Rychlost: 15 stop, polovina z 30 stop" in result.output
-    assert "2. nasednutí (polovina rychlosti): stojí 7,5 stopy, zůstatek -2,5 stopy" in result.output
-    assert "Nelze: krok 2 stojí 7,5 stopy, ale zůstatek pohybu je jen 5 stop." in result.output
+    assert "Rychlost: 15 stop, polovina z 30 stop zaokrouhlená dolů" in result.output
+    assert "2. nasednutí (polovina rychlosti, zaokrouhleno dolů): stojí 7 stop, zůstatek -2 stopy" in result.output
+    assert "Nelze: krok 2 stojí 7 stop, ale zůstatek pohybu je jen 5 stop." in result.output
+    assert "Podle pravidel z roku 2014; pravidla z roku 2024 se tu liší." in result.output
+
+
+def test_cli_move_by_the_2024_rules() -> None:
+    result = invoke("move", "--speed", "30", "--drag", "small", "--mount", "--edition", "2024", "--lang", "cs", "10")
+    assert result.exit_code == 0, result.output
+    assert "1. 10 stop chůzí, s uchopeným tvorem: stojí 20 stop, zůstatek 10 stop" in result.output
+    assert "Nelze: krok 2 stojí 15 stop, ale zůstatek pohybu je jen 10 stop." in result.output
+    assert "Podle pravidel z roku 2024; pravidla z roku 2014 se tu liší." in result.output
+    data = json.loads(invoke("move", "--speed", "25", "--drag", "medium", "--dash", "--edition", "2024", "25",
+                             "--json").output)
+    assert (data["edition"], data["legal"], data["cost_ft"], data["drag_extra"]) == (2024, True, 50, True)
+    by_2014 = json.loads(invoke("move", "--speed", "25", "--drag", "medium", "--dash", "25", "--json").output)
+    assert (by_2014["edition"], by_2014["legal"], by_2014["speed_ft"]) == (2014, False, 12)
 
 
 def test_cli_move_steps_in_the_path() -> None:
@@ -250,6 +290,8 @@ def test_cli_move_steps_in_the_path() -> None:
         (["move", "--speed", "30", "10,climb,swim"],
          "Error: Cannot read the leg 10,climb,swim: write DIST[,difficult][,climb|swim|crawl|fly], for example 10,difficult,climb."),
         (["jump", "--strength", "abc"], "Error: Invalid value for '--strength': 'abc' is not a valid integer."),
+        (["jump", "--strength", "10", "--edition", "2020"],
+         "Error: Invalid value for '--edition': '2020' is not one of '2014', '2024'."),
         (["jump"], "Error: Missing option '--strength'."),
         (["move", "--speed", "30", "--size", "colossal"], None),
     ],
@@ -382,6 +424,38 @@ def test_widget_carries_the_strings_its_script_needs(library) -> None:
     assert rules["cs:saving-throws"] == {"href": "#saving-throws", "lang": "cs", "title": "Záchranné hody"}
 
 
+def _defaults(markup: str) -> dict[str, Any]:
+    import html as html_module
+
+    return json.loads(html_module.unescape(re.search(r'data-defaults="([^"]*)"', markup).group(1)))
+
+
+def test_widgets_compute_their_page_s_edition_and_say_so(library) -> None:
+    jump = widgets.widget_for("long-jump", "ru", library)
+    assert _defaults(jump)["edition"] == 2014
+    assert 'name="edition"' not in jump  # the editions jump alike: nothing to choose
+    assert "По правилам 2014 года; по правилам 2024 года ответ тот же." in jump
+    spell = widgets.widget_for("saving-throws", "cs", library)  # a 2024 chapter
+    assert _defaults(spell)["edition"] == 2024
+    assert "Podle pravidel z roku 2024; pravidla z roku 2014 dávají stejnou odpověď." in spell
+
+
+def test_where_the_editions_differ_a_widget_offers_both(library) -> None:
+    grappled = widgets.widget_for("moving-a-grappled-creature", "ru", library)
+    assert re.search(r'<label for="calc-moving-a-grappled-creature-edition">Правила</label> <select '
+                     r'id="calc-moving-a-grappled-creature-edition" name="edition"><option value="2014" selected>'
+                     r'издание 2014 года</option><option value="2024">издание 2024 года</option></select>', grappled)
+    assert "Скорость: 15 футов, половина от 30 футов с округлением вниз" in grappled
+    assert "По правилам 2014 года; по правилам 2024 года здесь ответ другой." in grappled
+    for lang, edition, lede in (("ru", 2014, "Калькуляторы считают по правилам 2014 года."),
+                                ("cs", 2024, "Kalkulačky počítají podle pravidel z roku 2024.")):
+        page = widgets.calculators_page(lang, library)
+        assert lede in page
+        assert page.count('name="edition"') == 1  # the movement calculator's
+        assert re.search(rf'id="calc-page-move-edition" name="edition">.*?<option value="{edition}" selected>', page)
+        assert all(d["edition"] == edition for d in map(_defaults, page.split('<aside')[1:]))
+
+
 def test_calculators_page_links_rules_relative_to_itself(library) -> None:
     page = widgets.calculators_page("ru", library)
     assert page.startswith("# Калькуляторы {#calculators}")
@@ -405,6 +479,7 @@ def test_widget_markup_has_no_blank_lines(library) -> None:
 
 
 def test_cli_size_choices_are_the_calculator_s() -> None:
-    from pravila.cli import CALC_SIZES
+    from pravila.cli import CALC_EDITIONS, CALC_SIZES
 
     assert CALC_SIZES == calc.SIZES
+    assert tuple(map(int, CALC_EDITIONS)) == calc.EDITIONS

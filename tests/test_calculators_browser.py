@@ -29,6 +29,7 @@ pytestmark = pytest.mark.browser
 STATIC = Path(widgets.__file__).parent / "static"
 SCRIPT = (STATIC / "calculators.js").read_text(encoding="utf-8")
 LANGS = (None, "ru", "cs")
+RU_WIDGETS = ("long-jump", "being-prone", "moving-a-grappled-creature")  # rule widgets on the ru test page
 
 
 def js_run(page, kind: str, given: dict[str, Any]) -> dict[str, Any]:
@@ -116,7 +117,7 @@ def _standalone(tmp_path: Path, library, lang: str = "ru", *, material_stub: boo
     """A static page: one language's calculators page (and for ru two rule widgets), the CSS, the script."""
     body = widgets.calculators_page(lang, library)
     if lang == "ru":
-        body += "".join(widgets.widget_for(e, "ru", library) for e in ("long-jump", "being-prone"))
+        body += "".join(widgets.widget_for(e, "ru", library) for e in RU_WIDGETS)
     stub = ""
     if material_stub:  # what Material gives extra_javascript: a document$ that emits on every page
         stub = ("<script>window.__pages = [];"
@@ -151,9 +152,9 @@ def test_widgets_answer_as_the_prerendered_markup_says(page, tmp_path, library, 
     page.goto(_standalone(tmp_path, library, lang))
     markup = widgets.calculators_page(lang, library)
     if lang == "ru":
-        markup += "".join(widgets.widget_for(e, "ru", library) for e in ("long-jump", "being-prone"))
+        markup += "".join(widgets.widget_for(e, "ru", library) for e in RU_WIDGETS)
     uids = re.findall(r'<aside class="pravila-calc" id="([^"]+)"', markup)
-    assert len(uids) == (5 if lang == "ru" else 3)
+    assert len(uids) == (6 if lang == "ru" else 3)
     for uid in uids:
         prerendered = re.search(rf'id="{uid}-answer"[^>]*>(.*?)</output>', markup, re.S).group(1)
         root = page.locator(f"#{uid}")
@@ -173,7 +174,7 @@ def test_jump_widget_by_keyboard_in_russian(page, tmp_path, library) -> None:
     page.keyboard.press("Tab")  # the next field is the standing checkbox
     page.keyboard.press("Space")
     assert widget.get_by_label("Без разбега (не пробежали 10 футов)").is_checked()
-    assert "Прыжок в длину без разбега: 7,5 фута (половина значения Силы 15)" in answer.text_content()
+    assert "Прыжок в длину без разбега: 7 футов (половина значения Силы 15, с округлением вниз)" in answer.text_content()
     link = answer.locator('a[data-rule="ru:long-jump"]')
     assert link.text_content() == "Прыжок в длину"
     assert link.get_attribute("href") == "#long-jump"
@@ -224,6 +225,46 @@ def test_prone_widget_says_standing_up_is_impossible_at_speed_0(page, tmp_path, 
     assert "Нельзя: при скорости 0 встать невозможно." in widget.locator("output").text_content()
     widget.get_by_label("Скорость в футах").fill("30")
     assert "Можно: перемещение стоит 25 футов, остаток 5 футов." in widget.locator("output").text_content()
+    # speed 25: standing up costs 12 feet, rounded down, so 13 feet more fit
+    widget.get_by_label("Скорость в футах").fill("25")
+    widget.get_by_label("Расстояние в футах").fill("13")
+    text = widget.locator("output").text_content()
+    assert "1. вставание (половина скорости, с округлением вниз): стоит 12 футов, остаток 13 футов" in text
+    assert "Можно: перемещение стоит 25 футов, остаток 0 футов." in text
+
+
+def test_move_widget_computes_either_edition_in_czech(page, tmp_path, library) -> None:
+    page.goto(_standalone(tmp_path, library, "cs"))
+    widget = page.locator("#calc-page-move")
+    answer = widget.locator("output")
+    edition = widget.get_by_label("Pravidla", exact=True)
+    assert edition.input_value() == "2024"  # the Czech chapter's edition
+    widget.get_by_label("Rychlost ve stopách").fill("25")
+    widget.get_by_label("Táhneš nebo neseš uchopeného tvora velikosti").select_option("medium")
+    widget.get_by_label("Sprint (další pohyb rovný rychlosti)").check()
+    widget.get_by_label("Vzdálenost ve stopách").fill("25")
+    text = answer.text_content()
+    assert "1. 25 stop chůzí, s uchopeným tvorem: stojí 50 stop, zůstatek 0 stop" in text
+    assert "Podle pravidel z roku 2024; pravidla z roku 2014 se tu liší." in text
+    edition.select_option("2014")
+    text = answer.text_content()
+    assert "Rychlost: 12 stop, polovina z 25 stop zaokrouhlená dolů" in text
+    assert "Nelze: krok 1 stojí 25 stop, ale zůstatek pohybu je jen 24 stop." in text
+    assert "Podle pravidel z roku 2014; pravidla z roku 2024 se tu liší." in text
+
+
+def test_grappled_widget_offers_the_2024_rules_in_russian(page, tmp_path, library) -> None:
+    page.goto(_standalone(tmp_path, library))
+    widget = page.locator("#calc-moving-a-grappled-creature")
+    answer = widget.locator("output")
+    assert "Скорость: 15 футов, половина от 30 футов с округлением вниз" in answer.text_content()
+    widget.get_by_label("Правила", exact=True).select_option("2024")
+    text = answer.text_content()
+    assert "1. 15 футов шагом, со схваченным существом: стоит 30 футов, остаток 0 футов" in text
+    assert "По правилам 2024 года; по правилам 2014 года здесь ответ другой." in text
+    widget.get_by_label("Ваш размер").select_option("large")
+    widget.get_by_label("Тащите или несёте схваченное существо размера").select_option("tiny")
+    assert "не требует дополнительного перемещения" in answer.text_content()
 
 
 def test_spell_widget_both_ways_in_czech(page, tmp_path, library) -> None:
@@ -305,7 +346,7 @@ def test_jump_widget_on_the_russian_movement_page(page, static_site) -> None:
     widget.get_by_label("Значение Силы").fill("15")
     widget.get_by_label("Без разбега (не пробежали 10 футов)").check()
     answer = widget.locator("output")
-    assert "Прыжок в длину без разбега: 7,5 фута (половина значения Силы 15)" in answer.text_content()
+    assert "Прыжок в длину без разбега: 7 футов (половина значения Силы 15, с округлением вниз)" in answer.text_content()
     answer.locator('a[data-rule="ru:long-jump"]').click()
     page.wait_for_url("**/ru/combat/movement/#long-jump")
     assert page.locator("#long-jump").is_visible()
@@ -347,10 +388,10 @@ def test_loading_a_page_leaves_the_answers_alone(page, tmp_path, library) -> Non
         "() => { const outs = [...document.querySelectorAll('output')];"
         " outs.forEach((o) => { o.firstChild.__prerendered = true; }); return outs.length; }"
     )
-    assert marked == 5
+    assert marked == 6
     page.add_script_tag(content=SCRIPT)
-    assert page.locator(".pravila-calc[data-ready='1']").count() == 5
+    assert page.locator(".pravila-calc[data-ready='1']").count() == 6
     kept = "() => [...document.querySelectorAll('output')].filter((o) => o.firstChild.__prerendered).length"
-    assert page.evaluate(kept) == 5
+    assert page.evaluate(kept) == 6
     page.locator("#calc-long-jump").get_by_label("Значение Силы").fill("12")
-    assert page.evaluate(kept) == 4  # a changed answer is written
+    assert page.evaluate(kept) == 5  # a changed answer is written

@@ -7,10 +7,14 @@ text comes from the gettext domain ``calculators``; source strings are
 English, so ``lang=None`` answers in English.
 
 >>> from pravila.calculators import jump
->>> describe(jump(15, standing=True), "ru")
-['Прыжок в длину без разбега: 7,5 фута (половина значения Силы 15)', 'Прыжок в высоту без разбега: 2,5 фута (половина от 3 + модификатор Силы +2)', 'Каждый фут прыжка учитывается при подсчёте перемещения.']
->>> describe(jump(15, standing=True), "cs")[0]
-'Skok do dálky z místa: 7,5 stopy (polovina hodnoty Síly 15)'
+>>> for line in describe(jump(15, standing=True), "ru"):
+...     print(line)
+Прыжок в длину без разбега: 7 футов (половина значения Силы 15, с округлением вниз)
+Прыжок в высоту без разбега: 2 фута (половина от 3 + модификатор Силы +2, с округлением вниз)
+Каждый фут прыжка учитывается при подсчёте перемещения.
+По правилам 2014 года; по правилам 2024 года ответ тот же.
+>>> describe(jump(15, standing=True, edition=2024), "cs")[0]
+'Skok do dálky z místa: 7 stop (polovina hodnoty Síly 15, zaokrouhleno dolů)'
 """
 
 from __future__ import annotations
@@ -29,20 +33,25 @@ DOMAIN = "calculators"
 # with already formatted values (lengths with their unit, signed modifiers).
 TEMPLATES: dict[str, str] = {
     "jump.long.running": "Long jump with a running start of at least 10 feet: {distance}",
-    "jump.long.standing": "Standing long jump: {distance} (half the Strength score {strength})",
+    "jump.long.standing": "Standing long jump: {distance} (half the Strength score {strength}, rounded down)",
     "jump.high.running": "High jump with a running start: {distance} (3 + Strength modifier {mod})",
     "jump.high.running.zero": "High jump with a running start: {distance} (3 + Strength modifier {mod} is below 0)",
-    "jump.high.standing": "Standing high jump: {distance} (half of 3 + Strength modifier {mod})",
+    "jump.high.standing": "Standing high jump: {distance} (half of 3 + Strength modifier {mod}, rounded down)",
     "jump.high.standing.zero": "Standing high jump: {distance} (3 + Strength modifier {mod} is below 0)",
     "jump.limited": "With {movement} of movement left: long jump {long}, high jump {high} (every foot jumped counts against your movement)",
+    "jump.limited.running": "With {movement} of movement left, {run_up} of it for the running start: long jump {long}, high jump {high} (every foot jumped counts against your movement)",
+    "jump.no-run-up": "With {movement} of movement left there is no room for a running start of {run_up}: only a standing jump.",
     "jump.movement": "Every foot jumped counts against your movement.",
-    "jump.reach": "You reach up to: {reach} (high jump {high} + 1½ × height {height})",
+    "jump.movement.running": "The running start spends {run_up} of movement and every foot jumped counts against it too: the long jump costs {total} in all.",
+    "jump.reach": "You reach up to: {reach} (high jump {high} + 1½ × height {height}; not rounded down: your height is a measure of your body, not a number of the game)",
     "spell.from-level": "Level {level}: proficiency bonus {prof}; ability score {score}: modifier {mod}",
     "spell.dc": "Spell save DC: {dc} (8 + proficiency bonus {prof} + spellcasting ability modifier {mod})",
     "spell.attack": "Spell attack bonus: {attack} (proficiency bonus {prof} + spellcasting ability modifier {mod})",
     "move.speed": "Speed: {speed}",
-    "move.speed.halved": "Speed: {speed}, half of {base} while you drag or carry a grappled creature",
+    "move.speed.halved": "Speed: {speed}, half of {base} rounded down, while you drag or carry a grappled creature",
     "move.speed.not-halved": "Speed: {speed}; a grappled creature at least two sizes smaller does not slow you",
+    "move.speed.drag-extra": "Speed: {speed}; while you drag or carry a grappled creature, every foot you move costs 1 extra foot",
+    "move.speed.no-drag-extra": "Speed: {speed}; a grappled creature that is Tiny or at least two sizes smaller costs no extra movement",
     "move.speed.climb": "Climbing speed: {speed}",
     "move.speed.swim": "Swimming speed: {speed}",
     "move.speed.fly": "Flying speed: {speed}",
@@ -54,16 +63,20 @@ TEMPLATES: dict[str, str] = {
     "move.leg.fly": "{distance} flying",
     "move.leg.difficult": "{leg}, difficult terrain",
     "move.leg.difficult-many": "{leg}, difficult terrain (several effects count once)",
+    "move.leg.dragging": "{leg}, dragging a grappled creature",
     "move.leg.switched": "{leg}, after switching speeds",
-    "move.stand-up": "standing up (half your speed)",
-    "move.mount": "mounting (half your speed)",
-    "move.dismount": "dismounting (half your speed)",
+    "move.stand-up": "standing up (half your speed, rounded down)",
+    "move.mount": "mounting (half your speed, rounded down)",
+    "move.dismount": "dismounting (half your speed, rounded down)",
     "move.step": "{n}. {what}: costs {cost}, {left} left",
     "move.ok": "Possible: the move costs {cost}, {left} left.",
     "move.not-enough-movement": "Not possible: step {n} costs {cost}, but only {left} of movement is left.",
     "move.speed-zero.stand-up": "Not possible: you cannot stand up while your speed is 0.",
     "move.speed-zero.mount": "Not possible: you cannot mount or dismount while your speed is 0.",
     "move.mount-twice": "Not possible: you can mount or dismount only once during your move.",
+    "move.switching": "After switching speeds, what is left is the new speed minus the movement already spent, extra feet for difficult terrain and the like included (the rule says to subtract the distance already moved).",
+    "edition.same": "By the {edition} rules; the {other} rules give the same answer.",
+    "edition.differs": "By the {edition} rules; the {other} rules differ here.",
     "rules": "Rules:",
 }
 
@@ -78,6 +91,9 @@ LABELS: dict[str, str] = {
     "height": "Your height in feet, for reach (optional)",
     "movement-left": "Movement left this turn in feet (optional)",
     "metric": "Also in metres (5 ft = 1.5 m)",
+    "edition": "Rules",
+    "edition.2014": "2014 edition",
+    "edition.2024": "2024 edition",
     "spell.by": "Calculate from",
     "spell.by-bonus": "proficiency bonus and modifier",
     "spell.by-level": "level and ability score",
@@ -117,6 +133,7 @@ LABELS: dict[str, str] = {
     "noscript": "This calculator needs JavaScript; the command line has it too: pravila calc.",
     "page.title": "Calculators",
     "page.intro": "Answers to the questions asked at the table, worked out from the rules of this reference. Every answer names the rules it applied, with a link.",
+    "page.edition": "The calculators apply the {edition} rules. The 2024 rules differ from the 2014 ones in moving a grappled creature and in mounting more than once in a move; the movement calculator lets you choose the edition. Halves are rounded down, as the rules say.",
 }
 
 # English names of the rule entries, for readers of the other language.
@@ -235,6 +252,7 @@ def describe(result: JumpResult | SpellResult | MoveResult, lang: str | None = N
     1. 10 футов лазаньем: стоит 20 футов, остаток 10 футов
     2. 10 футов шагом, труднопроходимая местность (несколько эффектов не складываются): стоит 20 футов, остаток -10 футов
     Нельзя: шаг 2 стоит 20 футов, а в запасе только 10 футов.
+    По правилам 2014 года; по правилам 2024 года ответ тот же.
     """
     def ft(value: float) -> str:
         return format_feet(value, lang, metric=metric)
@@ -249,6 +267,14 @@ def describe(result: JumpResult | SpellResult | MoveResult, lang: str | None = N
     return _describe_move(result, t, ft)
 
 
+def _other(edition: int) -> int:
+    return 2024 if edition == 2014 else 2014
+
+
+def _edition_line(t, edition: int, differs: bool) -> str:
+    return t("edition.differs" if differs else "edition.same", edition=edition, other=_other(edition))
+
+
 def _describe_jump(r: JumpResult, t, ft) -> list[str]:
     mod = signed(r.strength_mod)
     long_max = r.long_jump_max_ft if r.limited_by_movement else r.long_jump_ft
@@ -260,12 +286,19 @@ def _describe_jump(r: JumpResult, t, ft) -> list[str]:
     else:
         lines = [t("jump.long.standing", distance=ft(long_max), strength=r.strength)]
         lines.append(t("jump.high.standing.zero" if below_zero else "jump.high.standing", distance=ft(high_max), mod=mod))
-    if r.limited_by_movement:
-        lines.append(t("jump.limited", movement=ft(r.movement_ft), long=ft(r.long_jump_ft), high=ft(r.high_jump_ft)))
+    if r.limited_by_movement and r.running and r.movement_ft < r.run_up_ft:  # type: ignore[operator]
+        lines.append(t("jump.no-run-up", movement=ft(r.movement_ft), run_up=ft(r.run_up_ft)))
+    elif r.limited_by_movement:
+        key = "jump.limited.running" if r.running else "jump.limited"
+        lines.append(t(key, movement=ft(r.movement_ft), run_up=ft(r.run_up_ft), long=ft(r.long_jump_ft),
+                       high=ft(r.high_jump_ft)))
+    elif r.running:
+        lines.append(t("jump.movement.running", run_up=ft(r.run_up_ft), total=ft(r.run_up_ft + r.long_jump_ft)))
     else:
         lines.append(t("jump.movement"))
     if r.reach_ft is not None:
         lines.append(t("jump.reach", reach=ft(r.reach_ft), high=ft(r.high_jump_ft), height=ft(r.height_ft)))
+    lines.append(_edition_line(t, r.edition, False))
     return lines
 
 
@@ -276,14 +309,17 @@ def _describe_spell(r: SpellResult, t) -> list[str]:
         lines.append(t("spell.from-level", level=r.level, prof=prof, score=r.ability_score, mod=mod))
     lines.append(t("spell.dc", dc=r.save_dc, prof=prof, mod=mod))
     lines.append(t("spell.attack", attack=signed(r.attack_bonus), prof=prof, mod=mod))
+    lines.append(_edition_line(t, r.edition, False))
     return lines
 
 
 def _describe_move(r: MoveResult, t, ft) -> list[str]:
     if r.halved:
         lines = [t("move.speed.halved", speed=ft(r.speed_ft), base=ft(r.base_speed_ft))]
+    elif r.drag_extra:
+        lines = [t("move.speed.drag-extra", speed=ft(r.speed_ft))]
     elif r.dragging:
-        lines = [t("move.speed.not-halved", speed=ft(r.speed_ft))]
+        lines = [t("move.speed.not-halved" if r.edition == 2014 else "move.speed.no-drag-extra", speed=ft(r.speed_ft))]
     else:
         lines = [t("move.speed", speed=ft(r.speed_ft))]
     for name in ("climb", "swim", "fly"):
@@ -296,6 +332,8 @@ def _describe_move(r: MoveResult, t, ft) -> list[str]:
             what = t(f"move.leg.{s.mode}", distance=ft(s.distance_ft))
             if s.difficult:
                 what = t("move.leg.difficult" if s.difficult == 1 else "move.leg.difficult-many", leg=what)
+            if s.dragging:
+                what = t("move.leg.dragging", leg=what)
             if s.switched:
                 what = t("move.leg.switched", leg=what)
         else:
@@ -311,4 +349,7 @@ def _describe_move(r: MoveResult, t, ft) -> list[str]:
             lines.append(t("move.speed-zero.stand-up" if s.kind == "stand-up" else "move.speed-zero.mount"))
         else:
             lines.append(t(f"move.{r.reason}"))
+    if any(s.switched for s in r.steps):
+        lines.append(t("move.switching"))
+    lines.append(_edition_line(t, r.edition, r.editions_differ))
     return lines

@@ -6,11 +6,19 @@ applied.  ``static/calculators.js`` implements the same functions for the
 site's widgets; ``tests/vectors/calculators.yaml`` is the contract both are
 tested against, so change a rule in both places and in the vectors.
 
-Halves are kept exact (Strength 15, standing: 7.5 feet), as the content's
-rules say "half" without rounding.
+Every function takes the ``edition`` of the rules it computes: 2014 (the
+default, the Russian chapter's) or 2024; the result says which one it used.
+Only moving a grappled creature and mounting twice in one move differ
+between them (see :func:`move`).
+
+Round Down: the game's own halvings (standing jumps, half the speed to stand
+up or to mount, the speed halved while dragging in 2014) are rounded down,
+even a half (Strength 15, standing: 7 feet).  Distances a player types and
+the metric display are not game numbers and stay exact; so does the reach of
+a high jump, a length of the body (see :func:`jump`).
 
 >>> jump(15, standing=True).long_jump_ft
-7.5
+7
 >>> spell(level=5, ability_score=16).save_dc
 14
 >>> move(30, [Leg(10, difficult=1), Leg(5)]).remaining_ft
@@ -47,6 +55,14 @@ RULES = (
     GRAPPLED, DASH, SPEEDS, FLYING, SAVE_DC, SPELL_ATTACK,
 )
 
+# The editions a calculator computes; 2014 is the Russian chapter's (the
+# content of most rules the calculators apply), 2024 the Czech chapter's.
+EDITIONS = (2014, 2024)
+DEFAULT_EDITION = 2014
+
+# A running start: "at least 10 feet" of movement just before the jump.
+RUN_UP_FT = 10
+
 SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
 MODES = ("walk", "climb", "swim", "crawl", "fly")
 SPEED_NAMES = ("walk", "climb", "swim", "fly")
@@ -75,6 +91,7 @@ ERRORS = {
     "no-fly-speed": "Leg {leg}: flying needs a flying speed.",
     "step": "Leg {leg}: unknown step {value}: use a distance, stand-up, mount or dismount.",
     "leg-syntax": "Cannot read the leg {value}: write DIST[,difficult][,climb|swim|crawl|fly], for example 10,difficult,climb.",
+    "edition": "The edition of the rules must be 2014 or 2024, not {value}.",
 }
 
 
@@ -121,6 +138,31 @@ def _unique(keys: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
+def _edition(value: Any) -> int:
+    if not _is_int(value) or int(value) not in EDITIONS:
+        raise CalcError("edition", value=value)
+    return int(value)
+
+
+def half(value: int) -> int:
+    """Half a number of the game, rounded down, even a half.
+
+    Round Down, a general rule of both editions.  2014: "Whenever you divide
+    a number in the game, round down if you end up with a fraction, even if
+    the fraction is one-half or greater" (Player's Handbook 2014, p. 7,
+    Introduction).  2024 widens it to "divide or multiply" (SRD 5.2,
+    "Playing the Game", the Round Down sidebar under Ability Modifiers, and
+    the Rules Glossary entry Round Down: repository
+    springbov/dndsrd5.2_markdown, src/01_PlayingTheGame.md and
+    src/08_RulesGlossary.md), and repeats it where a speed is halved: "half
+    your Speed (round down)" (Prone; Mounting and Dismounting).
+
+    >>> half(15), half(25), half(30), half(5), half(0)
+    (7, 12, 15, 2, 0)
+    """
+    return value // 2
+
+
 def ability_modifier(score: int) -> int:
     """The modifier of an ability score (1–30).
 
@@ -151,6 +193,7 @@ class JumpResult:
     strength: int
     strength_mod: int
     running: bool
+    run_up_ft: int  # movement the running start spends (0 standing)
     long_jump_ft: float
     high_jump_ft: float
     long_jump_max_ft: float  # before the movement left limits it
@@ -159,6 +202,7 @@ class JumpResult:
     reach_ft: float | None
     movement_ft: float | None
     limited_by_movement: bool
+    edition: int
     rules: list[str]
 
     def to_dict(self) -> dict[str, Any]:
@@ -166,9 +210,11 @@ class JumpResult:
             "strength": self.strength,
             "strength_mod": self.strength_mod,
             "running": self.running,
+            "run_up_ft": self.run_up_ft,
             "long_jump_ft": _num(self.long_jump_ft),
             "high_jump_ft": _num(self.high_jump_ft),
             "limited_by_movement": self.limited_by_movement,
+            "edition": self.edition,
             "rules": list(self.rules),
         }
         if self.height_ft is not None:
@@ -187,24 +233,32 @@ def jump(
     standing: bool = False,
     height_ft: float | None = None,
     movement_ft: float | None = None,
+    edition: int = DEFAULT_EDITION,
 ) -> JumpResult:
     """How far and how high a creature jumps, and what it reaches.
 
     Long jump: the Strength score in feet after a running start of at least
     10 feet, half that standing.  High jump: 3 + the Strength modifier
-    (minimum 0), half that standing.  Reach: the high jump + 1½ × the
-    creature's height.  Every foot jumped counts against movement, so with
-    ``movement_ft`` (movement left this turn) both jumps stop there.
+    (minimum 0), half that standing.  Halves are rounded down.  Reach: the
+    high jump + 1½ × the creature's height, not rounded: the height is a
+    length the player gives, not a number of the game.  The running start
+    spends 10 feet of movement and every foot jumped counts against it too,
+    so with ``movement_ft`` (movement left this turn, before the running
+    start) both jumps stop at what is left after the running start.  Both
+    editions give the same jumps.
 
     >>> r = jump(15)
-    >>> r.long_jump_ft, r.high_jump_ft, r.rules
-    (15, 5, ['ru:long-jump', 'ru:high-jump'])
-    >>> jump(15, standing=True, height_ft=6).reach_ft
-    11.5
+    >>> r.long_jump_ft, r.high_jump_ft, r.run_up_ft, r.rules
+    (15, 5, 10, ['ru:long-jump', 'ru:high-jump'])
+    >>> r = jump(15, standing=True, height_ft=6)
+    >>> r.long_jump_ft, r.high_jump_ft, r.reach_ft
+    (7, 2, 11)
     >>> jump(3).high_jump_ft  # 3 + (-4) is below 0
     0
-    >>> jump(20, movement_ft=10).long_jump_ft
-    10
+    >>> jump(20, movement_ft=30).long_jump_ft  # 10 of the 30 feet for the running start
+    20
+    >>> jump(20, standing=True, movement_ft=5).long_jump_ft
+    5
     >>> jump(10, height_ft=0)
     Traceback (most recent call last):
     ...
@@ -215,25 +269,27 @@ def jump(
         raise CalcError("height", value=height_ft)
     if movement_ft is not None and (not _is_number(movement_ft) or movement_ft < 0):
         raise CalcError("movement-left", value=movement_ft)
+    edition = _edition(edition)
     running = not standing
     height_ft = None if height_ft is None else _num(height_ft)
     movement_ft = None if movement_ft is None else _num(movement_ft)
     mod = (strength - 10) // 2
-    long_ft: float = strength if running else strength / 2
-    high_ft: float = max(0, 3 + mod)
-    if not running:
-        high_ft = high_ft / 2
+    long_ft: float = strength if running else half(strength)
+    high_ft: float = max(0, 3 + mod) if running else half(max(0, 3 + mod))
+    run_up = RUN_UP_FT if running else 0
     long_max, high_max = long_ft, high_ft
-    limited = movement_ft is not None and (long_ft > movement_ft or high_ft > movement_ft)
+    limited = False
     if movement_ft is not None:
-        long_ft, high_ft = min(long_ft, movement_ft), min(high_ft, movement_ft)
+        room = max(0, movement_ft - run_up)
+        limited = long_ft > room or high_ft > room
+        long_ft, high_ft = min(long_ft, room), min(high_ft, room)
     reach = None if height_ft is None else high_ft + 1.5 * height_ft
     return JumpResult(
-        strength=strength, strength_mod=mod, running=running,
+        strength=strength, strength_mod=mod, running=running, run_up_ft=run_up,
         long_jump_ft=_num(long_ft), high_jump_ft=_num(high_ft), long_jump_max_ft=_num(long_max),
         high_jump_max_ft=_num(high_max),
         height_ft=height_ft, reach_ft=None if reach is None else _num(reach),
-        movement_ft=movement_ft, limited_by_movement=limited, rules=[LONG_JUMP, HIGH_JUMP],
+        movement_ft=movement_ft, limited_by_movement=limited, edition=edition, rules=[LONG_JUMP, HIGH_JUMP],
     )
 
 
@@ -248,6 +304,7 @@ class SpellResult:
     ability_score: int | None
     save_dc: int
     attack_bonus: int
+    edition: int
     rules: list[str]
 
     def to_dict(self) -> dict[str, Any]:
@@ -256,6 +313,7 @@ class SpellResult:
             "ability_mod": self.ability_mod,
             "save_dc": self.save_dc,
             "attack_bonus": self.attack_bonus,
+            "edition": self.edition,
             "rules": list(self.rules),
         }
         if self.level is not None:
@@ -270,11 +328,16 @@ def spell(
     ability_mod: int | None = None,
     level: int | None = None,
     ability_score: int | None = None,
+    edition: int = DEFAULT_EDITION,
 ) -> SpellResult:
     """Spell save DC (8 + proficiency + modifier) and spell attack bonus.
 
     Give the proficiency bonus and the spellcasting ability modifier, or the
-    character level (1–20) and the ability score (1–30).
+    character level (1–20) and the ability score (1–30).  The same in both
+    editions: 2014 (SRD 5.1, each class's Spellcasting: "Spell save DC = 8 +
+    your proficiency bonus + your … modifier") and 2024 (SRD 5.2, Spells:
+    "Spell save DC = 8 + your spellcasting ability modifier + your
+    Proficiency Bonus").
 
     >>> r = spell(proficiency=3, ability_mod=4)
     >>> r.save_dc, r.attack_bonus, r.rules
@@ -292,6 +355,7 @@ def spell(
         by_level and (level is None or ability_score is None)
     ):
         raise CalcError("spell-inputs")
+    edition = _edition(edition)
     if by_level:
         assert level is not None and ability_score is not None
         prof, mod = proficiency_bonus(level), ability_modifier(ability_score)
@@ -302,7 +366,7 @@ def spell(
         mod = _whole(ability_mod, "ability-mod", -5, 10)
     return SpellResult(
         proficiency=prof, ability_mod=mod, level=level, ability_score=ability_score,
-        save_dc=8 + prof + mod, attack_bonus=prof + mod, rules=[SAVE_DC, SPELL_ATTACK],
+        save_dc=8 + prof + mod, attack_bonus=prof + mod, edition=edition, rules=[SAVE_DC, SPELL_ATTACK],
     )
 
 
@@ -328,6 +392,7 @@ class Step:
     distance_ft: float | None
     mode: str | None
     difficult: int
+    dragging: bool  # 2024: the leg costs 1 extra foot per foot for the grappled creature
     speed: str  # the speed it uses: walk, climb, swim, fly
     cost_ft: float
     left_ft: float  # left of that speed after the step (negative: short by that much)
@@ -342,6 +407,7 @@ class Step:
             "distance_ft": None if self.distance_ft is None else _num(self.distance_ft),
             "mode": self.mode,
             "difficult": self.difficult,
+            "dragging": self.dragging,
             "speed": self.speed,
             "cost_ft": _num(self.cost_ft),
             "left_ft": _num(self.left_ft),
@@ -354,10 +420,11 @@ class Step:
 
 @dataclass(frozen=True)
 class MoveResult:
-    speed_ft: float  # walking speed after a grappled creature halved it
+    speed_ft: float  # walking speed after a grappled creature halved it (2014)
     base_speed_ft: int
     speeds_ft: dict[str, float]  # walk, climb, swim, fly (0: none), after halving
-    halved: bool
+    halved: bool  # 2014: dragging halves every speed
+    drag_extra: bool  # 2024: dragging costs 1 extra foot per foot
     dragging: bool
     dash: bool
     cost_ft: float
@@ -366,6 +433,8 @@ class MoveResult:
     legal: bool
     reason: str
     reason_step: int | None  # 1-based index into steps of the first step that fails
+    edition: int
+    editions_differ: bool  # a rule applied here is not the same in the other edition
     steps: list[Step] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)
 
@@ -375,6 +444,7 @@ class MoveResult:
             "base_speed_ft": self.base_speed_ft,
             "speeds_ft": {k: _num(v) for k, v in self.speeds_ft.items()},
             "halved": self.halved,
+            "drag_extra": self.drag_extra,
             "dragging": self.dragging,
             "dash": self.dash,
             "cost_ft": _num(self.cost_ft),
@@ -383,6 +453,8 @@ class MoveResult:
             "legal": self.legal,
             "reason": self.reason,
             "reason_step": self.reason_step,
+            "edition": self.edition,
+            "editions_differ": self.editions_differ,
             "steps": [s.to_dict() for s in self.steps],
             "rules": list(self.rules),
         }
@@ -390,6 +462,27 @@ class MoveResult:
 
 def _check_speed(code: str, value: Any) -> int:
     return _whole(value, code, 0)
+
+
+def grapple_slows(size: str, drag: str | None, edition: int) -> bool:
+    """Whether moving a grappled creature of size ``drag`` slows a creature of ``size``.
+
+    2014 (Player's Handbook, Moving a Grappled Creature; SRD 5.1): the speed
+    is halved "unless the creature is two or more sizes smaller than you".
+    2024 (SRD 5.2, Rules Glossary, Grappled condition, "Movable": repository
+    springbov/dndsrd5.2_markdown, src/08_RulesGlossary.md): "every foot of
+    movement costs it 1 extra foot unless you are Tiny or two or more sizes
+    smaller than it" — so a Tiny creature never slows its grappler.
+
+    >>> grapple_slows("medium", "small", 2014), grapple_slows("medium", "tiny", 2014)
+    (True, False)
+    >>> grapple_slows("tiny", "tiny", 2014), grapple_slows("tiny", "tiny", 2024)
+    (True, False)
+    """
+    if drag is None:
+        return False
+    slows = SIZES.index(drag) > SIZES.index(size) - 2
+    return slows and not (edition == 2024 and drag == "tiny")
 
 
 def move(
@@ -404,6 +497,7 @@ def move(
     dash: bool = False,
     stand_up: bool = False,
     mount: bool = False,
+    edition: int = DEFAULT_EDITION,
 ) -> MoveResult:
     """Walk a turn's path leg by leg: what it costs and whether it fits.
 
@@ -415,9 +509,19 @@ def move(
     Costs per foot: 1, +1 in difficult terrain (several effects do not
     stack), +1 climbing or swimming without that speed (+2 in difficult
     terrain), +1 crawling (3 in difficult terrain).  Standing up, mounting
-    and dismounting cost half the speed.  Dragging halves every speed unless
-    the creature is at least two sizes smaller; Dash adds the speed again.
-    Switching speeds: the new speed minus what was already moved is left.
+    and dismounting cost half the speed, rounded down.  Dash adds the speed
+    again.  Switching speeds: the new speed minus the movement already spent
+    (extra feet included) is left.
+
+    The editions differ in two rules.  Dragging a grappled creature: 2014
+    halves every speed (rounded down) unless the creature is two or more
+    sizes smaller; 2024 adds 1 foot to every foot moved unless it is Tiny or
+    two or more sizes smaller (see :func:`grapple_slows`).  Mounting: 2014
+    allows it "once during your move" (SRD 5.1, Mounting and Dismounting);
+    2024 says "During your move, you can mount … or dismount" with no limit
+    (SRD 5.2, Playing the Game, Mounted Combat: springbov/dndsrd5.2_markdown,
+    src/01_PlayingTheGame.md).  Everything else computed here reads the same
+    in SRD 5.1 and SRD 5.2.
 
     >>> r = move(30, [Leg(10, "climb"), Leg(10, difficult=1)])
     >>> r.cost_ft, r.remaining_ft, r.legal
@@ -426,6 +530,14 @@ def move(
     ('not-enough-movement', 2)
     >>> move(30, fly_speed=60, legs=[Leg(20, "fly"), Leg(10), Leg(30, "fly")]).remaining_ft
     0
+    >>> move(25, stand_up=True).cost_ft
+    12
+    >>> r = move(25, [Leg(12)], drag="medium", dash=True)
+    >>> r.speed_ft, r.remaining_ft
+    (12, 12)
+    >>> r = move(25, [Leg(12)], drag="medium", dash=True, edition=2024)
+    >>> r.speed_ft, r.cost_ft, r.remaining_ft
+    (25, 24, 26)
     >>> move(0, stand_up=True).reason
     'speed-zero'
     >>> move(30, [Leg(10, "fly")])
@@ -443,6 +555,7 @@ def move(
         raise CalcError("size", value=size)
     if drag is not None and drag not in SIZES:
         raise CalcError("drag-size", value=drag)
+    edition = _edition(edition)
     checked: list[Leg | str] = []
     for i, leg in enumerate(legs, 1):
         if isinstance(leg, str):
@@ -464,9 +577,13 @@ def move(
     plan: list[Leg | str] = (["stand-up"] if stand_up else []) + checked + (["mount"] if mount else [])
     dash = bool(dash)
 
-    halved = drag is not None and SIZES.index(drag) > SIZES.index(size) - 2
-    speeds = {k: (v / 2 if halved else v) for k, v in base.items()}
+    slows = grapple_slows(size, drag, edition)
+    halved = slows and edition == 2014
+    drag_extra = slows and edition == 2024
+    speeds = {k: (half(v) if halved else v) for k, v in base.items()}
     budget = {k: v * (2 if dash else 1) for k, v in speeds.items()}
+    mountings = sum(1 for item in plan if item in ("mount", "dismount"))
+    editions_differ = grapple_slows(size, drag, 2014) or grapple_slows(size, drag, 2024) or mountings > 1
 
     steps: list[Step] = []
     spent: float = 0
@@ -474,11 +591,11 @@ def move(
     mounted_once = False
     for item in plan:
         if isinstance(item, str):
-            cost = speeds["walk"] / 2
+            cost = half(speeds["walk"])
             available = budget["walk"] - spent
             if speeds["walk"] == 0:
                 reason = "speed-zero"
-            elif item != "stand-up" and mounted_once:
+            elif item != "stand-up" and mounted_once and edition == 2014:
                 reason = "mount-twice"
             elif cost > available:
                 reason = "not-enough-movement"
@@ -488,7 +605,7 @@ def move(
                 mounted_once = True
             spent += cost
             steps.append(Step(
-                kind=item, distance_ft=None, mode=None, difficult=0, speed="walk", cost_ft=_num(cost),
+                kind=item, distance_ft=None, mode=None, difficult=0, dragging=False, speed="walk", cost_ft=cost,
                 left_ft=_num(budget["walk"] - spent), legal=reason == "ok", reason=reason, switched=False,
                 rules=[PRONE if item == "stand-up" else MOUNTING],
             ))
@@ -510,6 +627,8 @@ def move(
         if leg.difficult:
             extra += 1
             rules.append(DIFFICULT_TERRAIN)
+        if drag_extra:
+            extra += 1
         switched = last_speed is not None and use != last_speed and spent > 0
         if switched:
             rules.append(SPEEDS)
@@ -517,9 +636,10 @@ def move(
         available = budget[use] - spent
         spent += cost
         steps.append(Step(
-            kind="leg", distance_ft=_num(leg.distance_ft), mode=leg.mode, difficult=int(leg.difficult), speed=use,
-            cost_ft=_num(cost), left_ft=_num(budget[use] - spent), legal=cost <= available,
-            reason="ok" if cost <= available else "not-enough-movement", switched=switched, rules=rules,
+            kind="leg", distance_ft=_num(leg.distance_ft), mode=leg.mode, difficult=int(leg.difficult),
+            dragging=drag_extra, speed=use, cost_ft=_num(cost), left_ft=_num(budget[use] - spent),
+            legal=cost <= available, reason="ok" if cost <= available else "not-enough-movement",
+            switched=switched, rules=rules,
         ))
         last_speed = use
 
@@ -527,11 +647,11 @@ def move(
     in_use = last_speed or "walk"
     rules = ([GRAPPLED] if drag is not None else []) + ([DASH] if dash else []) + [r for s in steps for r in s.rules]
     return MoveResult(
-        speed_ft=_num(speeds["walk"]), base_speed_ft=base["walk"], speeds_ft={k: _num(v) for k, v in speeds.items()},
-        halved=halved, dragging=drag is not None, dash=bool(dash), cost_ft=_num(spent),
+        speed_ft=speeds["walk"], base_speed_ft=base["walk"], speeds_ft=dict(speeds),
+        halved=halved, drag_extra=drag_extra, dragging=drag is not None, dash=dash, cost_ft=_num(spent),
         remaining_ft=_num(budget[in_use] - spent), speed_in_use=in_use, legal=failing is None,
         reason="ok" if failing is None else steps[failing - 1].reason, reason_step=failing,
-        steps=steps, rules=_unique(rules),
+        edition=edition, editions_differ=editions_differ, steps=steps, rules=_unique(rules),
     )
 
 

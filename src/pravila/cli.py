@@ -268,6 +268,7 @@ def serve(ctx: Context, build_dir: Path | None, site_url: str | None, host: str,
 # --- calc: the calculators (pravila.calculators, pravila.answers) --------------
 
 CALC_SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")  # = calculators.SIZES
+CALC_EDITIONS = ("2014", "2024")  # = calculators.EDITIONS
 
 
 class _CalcGroup(click.Group):
@@ -286,6 +287,8 @@ def _calc_output_options(f):
     f = click.option("--metric", is_flag=True, help="Also give lengths in metres (5 ft = 1.5 m).")(f)
     f = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON, with the answer's lines.")(f)
     f = click.option("--lang", metavar="LANG", help="Language of the answer, e.g. ru or cs (default: English).")(f)
+    f = click.option("--edition", type=click.Choice(CALC_EDITIONS), default="2014", show_default=True,
+                     help="Edition of the rules to compute: 2014 or 2024.")(f)
     return f
 
 
@@ -341,12 +344,12 @@ def calc() -> None:
 @_calc_output_options
 @pass_ctx
 def calc_jump(ctx: Context, strength: int, standing: bool, height_ft: float | None, movement_ft: float | None,
-              lang: str | None, as_json: bool, metric: bool) -> None:
+              edition: str, lang: str | None, as_json: bool, metric: bool) -> None:
     """How far and how high a jump goes, and what it reaches."""
     from .calculators import jump
 
-    _calc_answer(ctx, lambda: jump(strength, standing=standing, height_ft=height_ft, movement_ft=movement_ft),
-                 lang, as_json, metric)
+    _calc_answer(ctx, lambda: jump(strength, standing=standing, height_ft=height_ft, movement_ft=movement_ft,
+                                   edition=int(edition)), lang, as_json, metric)
 
 
 @calc.command("spell")
@@ -357,7 +360,7 @@ def calc_jump(ctx: Context, strength: int, standing: bool, height_ft: float | No
 @_calc_output_options
 @pass_ctx
 def calc_spell(ctx: Context, proficiency: int | None, ability_mod: int | None, level: int | None,
-               ability_score: int | None, lang: str | None, as_json: bool, metric: bool) -> None:
+               ability_score: int | None, edition: str, lang: str | None, as_json: bool, metric: bool) -> None:
     """Spell save DC and spell attack bonus.
 
     Give --proficiency and --ability-mod, or --level and --ability-score.
@@ -365,7 +368,7 @@ def calc_spell(ctx: Context, proficiency: int | None, ability_mod: int | None, l
     from .calculators import spell
 
     _calc_answer(ctx, lambda: spell(proficiency=proficiency, ability_mod=ability_mod, level=level,
-                                    ability_score=ability_score), lang, as_json, metric)
+                                    ability_score=ability_score, edition=int(edition)), lang, as_json, metric)
 
 
 @calc.command("move", context_settings={"ignore_unknown_options": True})  # a leg may be "-5"
@@ -384,8 +387,8 @@ def calc_spell(ctx: Context, proficiency: int | None, ability_mod: int | None, l
 @_calc_output_options
 @pass_ctx
 def calc_move(ctx: Context, legs: tuple[str, ...], speed: int, climb_speed: int, swim_speed: int, fly_speed: int,
-              size: str, drag: str | None, dash: bool, stand_up: bool, mount: bool, lang: str | None,
-              as_json: bool, metric: bool) -> None:
+              size: str, drag: str | None, dash: bool, stand_up: bool, mount: bool, edition: str,
+              lang: str | None, as_json: bool, metric: bool) -> None:
     """Can you still get there this turn? The path's cost, leg by leg.
 
     Each LEG is DIST[,difficult][,climb|swim|crawl|fly] in feet, e.g. 10,difficult,climb
@@ -397,7 +400,8 @@ def calc_move(ctx: Context, legs: tuple[str, ...], speed: int, climb_speed: int,
     def compute():
         path = [parse_leg(text, number) for number, text in enumerate(legs, 1)]
         return move(speed, path, climb_speed=climb_speed, swim_speed=swim_speed, fly_speed=fly_speed,
-                    size=size.lower(), drag=drag.lower() if drag else None, dash=dash, stand_up=stand_up, mount=mount)
+                    size=size.lower(), drag=drag.lower() if drag else None, dash=dash, stand_up=stand_up, mount=mount,
+                    edition=int(edition))
 
     _calc_answer(ctx, compute, lang, as_json, metric)
 

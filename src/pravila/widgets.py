@@ -9,7 +9,11 @@ of ``calculators.md``.  A widget is plain HTML that works on a static host:
   ``data-strings`` (JSON), the rule titles and links in ``data-rules``;
 - the ``<output>`` already holds the answer to the preset inputs, rendered
   here by :func:`pravila.answers.describe`, so the page answers before the
-  script runs; ``static/calculators.js`` then keeps it up to date.
+  script runs; ``static/calculators.js`` then keeps it up to date;
+- a widget computes the edition of the page it is on (the entry's edition,
+  or on the calculators page the edition of that language's chapters: ru
+  2014, cs 2024); where the editions differ (moving a grappled creature) it
+  also offers the other one.
 
 Links to the rules are relative to the page the widget is on, so the site
 also works under a sub-path.
@@ -45,10 +49,10 @@ CALC_RULES: dict[str, tuple[str, ...]] = {
 
 # The error codes each calculator can raise from its widget's inputs.
 CALC_ERRORS: dict[str, tuple[str, ...]] = {
-    "jump": ("strength", "height", "movement-left"),
-    "spell": ("proficiency", "ability-mod", "level", "ability-score", "spell-inputs"),
+    "jump": ("strength", "height", "movement-left", "edition"),
+    "spell": ("proficiency", "ability-mod", "level", "ability-score", "spell-inputs", "edition"),
     "move": ("speed", "climb-speed", "swim-speed", "fly-speed", "size", "drag-size", "distance", "mode",
-             "difficult", "no-fly-speed", "step"),
+             "difficult", "no-fly-speed", "step", "edition"),
 }
 
 
@@ -63,7 +67,7 @@ class Preset:
 
 
 _JUMP_FIELDS = ("standing", "height_ft", "movement_ft", "metric")
-_MOVE_FIELDS = ("climb_speed", "swim_speed", "fly_speed", "size", "drag", "dash", "stand_up", "mount", "metric")
+_MOVE_FIELDS = ("edition", "climb_speed", "swim_speed", "fly_speed", "size", "drag", "dash", "stand_up", "mount", "metric")
 
 # (lang, entry id) → the widget after that entry's body.
 WIDGETS: dict[tuple[str, str], Preset] = {
@@ -73,7 +77,8 @@ WIDGETS: dict[tuple[str, str], Preset] = {
     ("ru", "climbing-swimming-crawling"): Preset("move", ("climb_speed", "swim_speed", "metric"), legs=(calc.Leg(10, "climb"),)),
     ("ru", "being-prone"): Preset("move", ("stand_up", "metric"), {"stand_up": True}, legs=(calc.Leg(10),)),
     ("ru", "mounting-and-dismounting"): Preset("move", ("mount", "metric"), {"mount": True}, legs=(calc.Leg(10),)),
-    ("ru", "moving-a-grappled-creature"): Preset("move", ("size", "drag", "metric"), {"drag": "medium"}, legs=(calc.Leg(15),)),
+    ("ru", "moving-a-grappled-creature"): Preset("move", ("edition", "size", "drag", "metric"), {"drag": "medium"},
+                                                 legs=(calc.Leg(15),)),
     ("cs", "saving-throws"): Preset("spell"),
     ("cs", "attack-rolls"): Preset("spell"),
 }
@@ -88,7 +93,7 @@ DEFAULTS: dict[str, Any] = {
     "strength": 10, "standing": False, "height_ft": None, "movement_ft": None, "metric": False,
     "by": "level", "proficiency": 2, "ability_mod": 3, "level": 1, "ability_score": 16,
     "speed": 30, "climb_speed": 0, "swim_speed": 0, "fly_speed": 0, "size": "medium", "drag": None,
-    "dash": False, "stand_up": False, "mount": False,
+    "dash": False, "stand_up": False, "mount": False, "edition": calc.DEFAULT_EDITION,
 }
 
 
@@ -136,7 +141,7 @@ def rule_links(library: Library, lang: str, from_page: str, keys: tuple[str, ...
 def strings_for(calc_name: str, lang: str) -> dict[str, str]:
     """The translated templates a widget's script needs, and nothing else."""
     everything = answers.strings(lang)
-    keep = {k for k in answers.TEMPLATES if k.startswith(f"{calc_name}.") or k == "rules"}
+    keep = {k for k in answers.TEMPLATES if k.startswith((f"{calc_name}.", "edition.")) or k == "rules"}
     keep |= {f"error.{code}" for code in CALC_ERRORS[calc_name]}
     if calc_name == "move":
         keep |= {"leg", "remove-leg"}
@@ -146,23 +151,33 @@ def strings_for(calc_name: str, lang: str) -> dict[str, str]:
 # --- running the preset through the reference implementation ------------------
 
 
-def _inputs(preset: Preset) -> dict[str, Any]:
-    values = {**DEFAULTS, **preset.values}
-    return values
+def _inputs(preset: Preset, edition: int) -> dict[str, Any]:
+    return {**DEFAULTS, "edition": edition, **preset.values}
+
+
+def page_edition(lang: str, library: Library) -> int:
+    """The edition a language's pages are in: that of its chapters (ru 2014, cs 2024).
+
+    >>> page_edition("ru", lib), page_edition("cs", lib)
+    (2014, 2024)
+    """
+    editions = {chapter.edition for chapter in library.chapters_in(lang)}
+    return editions.pop() if len(editions) == 1 else calc.DEFAULT_EDITION
 
 
 def compute(calc_name: str, values: dict[str, Any], legs: tuple[calc.Leg, ...] = ()) -> Any:
     """The result for a widget's inputs (``values`` as the widget holds them)."""
+    edition = values["edition"]
     if calc_name == "jump":
         return calc.jump(values["strength"], standing=values["standing"], height_ft=values["height_ft"],
-                         movement_ft=values["movement_ft"])
+                         movement_ft=values["movement_ft"], edition=edition)
     if calc_name == "spell":
         if values["by"] == "level":
-            return calc.spell(level=values["level"], ability_score=values["ability_score"])
-        return calc.spell(proficiency=values["proficiency"], ability_mod=values["ability_mod"])
+            return calc.spell(level=values["level"], ability_score=values["ability_score"], edition=edition)
+        return calc.spell(proficiency=values["proficiency"], ability_mod=values["ability_mod"], edition=edition)
     return calc.move(values["speed"], list(legs), climb_speed=values["climb_speed"], swim_speed=values["swim_speed"],
                      fly_speed=values["fly_speed"], size=values["size"], drag=values["drag"], dash=values["dash"],
-                     stand_up=values["stand_up"], mount=values["mount"])
+                     stand_up=values["stand_up"], mount=values["mount"], edition=edition)
 
 
 def answer_html(result: Any, lang: str, links: dict[str, dict[str, str]], *, metric: bool = False) -> str:
@@ -248,6 +263,9 @@ def leg_row(lang: str, n: int, leg: calc.Leg | None) -> str:
 def _fields(preset: Preset, f: _Form, values: dict[str, Any]) -> list[str]:
     shown = set(preset.fields)
     out: list[str] = []
+    if "edition" in shown:
+        editions = [(str(e), answers.text(f.lang, f"edition.{e}")) for e in calc.EDITIONS]
+        out.append(f.select("edition", "edition", editions, str(values["edition"])))
     if preset.calc == "jump":
         out.append(f.number("strength", "strength", values["strength"], min=1, max=30))
         if "standing" in shown:
@@ -300,13 +318,14 @@ def _fields(preset: Preset, f: _Form, values: dict[str, Any]) -> list[str]:
     return out
 
 
-def render_widget(preset: Preset, uid: str, lang: str, library: Library, from_page: str) -> str:
+def render_widget(preset: Preset, uid: str, lang: str, library: Library, from_page: str, edition: int) -> str:
     """One widget: an ``<aside>`` (excluded from search) with its form and its answer.
 
-    ``data-defaults`` holds the values of the fields a preset does not show,
-    so the script computes with the same inputs as this prerendered answer.
+    ``edition`` is the page's; ``data-defaults`` holds the values of the
+    fields a preset does not show (the edition among them), so the script
+    computes with the same inputs as this prerendered answer.
     """
-    values = _inputs(preset)
+    values = _inputs(preset, edition)
     links = rule_links(library, lang, from_page, CALC_RULES[preset.calc])
     f = _Form(uid, lang)
     try:
@@ -352,13 +371,16 @@ def offered(lang: str, library: Library) -> list[str]:
 def widget_for(entry_id: str, lang: str, library: Library) -> str | None:
     """The widget to show after an entry's body, or None when the entry has none."""
     preset = WIDGETS.get((lang, entry_id))
-    if preset is None or library.get(lang, entry_id) is None or preset.calc not in offered(lang, library):
+    entry = library.get(lang, entry_id)
+    if preset is None or entry is None or preset.calc not in offered(lang, library):
         return None
-    return render_widget(preset, f"calc-{entry_id}", lang, library, page_url(library, f"{lang}:{entry_id}"))
+    return render_widget(preset, f"calc-{entry_id}", lang, library, page_url(library, entry.key), entry.edition)
 
 
 def calculators_page(lang: str, library: Library) -> str | None:
     """The Markdown body of ``calculators.md``: a title, a lede, and the three calculators.
+
+    They compute the edition of the language's chapters, and say so.
 
     >>> page = calculators_page("cs", lib)
     >>> page.splitlines()[0], page.count('class="pravila-calc"')
@@ -368,11 +390,13 @@ def calculators_page(lang: str, library: Library) -> str | None:
     if not calcs:
         return None
     from_page = f"/{lang}/calculators/"
+    edition = page_edition(lang, library)
     blocks = [
         f"# {esc(answers.text(lang, 'page.title'))} {{#calculators}}",
         f'<p class="pravila-calc__lede">{esc(answers.text(lang, "page.intro"))}</p>',
+        f'<p class="pravila-calc__lede">{esc(answers.text(lang, "page.edition", edition=edition))}</p>',
     ]
     for name in calcs:
         blocks.append(f"## {esc(answers.text(lang, 'calc.' + name))} {{#calc-{name}}}")
-        blocks.append(render_widget(PAGE_PRESETS[name], f"calc-page-{name}", lang, library, from_page))
+        blocks.append(render_widget(PAGE_PRESETS[name], f"calc-page-{name}", lang, library, from_page, edition))
     return "\n\n".join(blocks) + "\n"

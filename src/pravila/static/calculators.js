@@ -35,6 +35,9 @@
   var SAVE_DC = "cs:saving-throws";
   var SPELL_ATTACK = "cs:attack-rolls";
 
+  var EDITIONS = [2014, 2024];
+  var DEFAULT_EDITION = 2014;
+  var RUN_UP_FT = 10;
   var SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"];
   var MODES = ["walk", "climb", "swim", "crawl", "fly"];
   var ACTIONS = ["stand-up", "mount", "dismount"];
@@ -66,6 +69,18 @@
     return keys.filter(function (k, i) { return keys.indexOf(k) === i; });
   }
 
+  function edition(value) {
+    var v = given(value) ? value : DEFAULT_EDITION;
+    if (!isNumber(v) || EDITIONS.indexOf(v) < 0) throw CalcError("edition", { value: v });
+    return v;
+  }
+
+  // Half a number of the game, rounded down even when it is a half (Round
+  // Down: PHB 2014 p. 7; SRD 5.2 "Round Down"): twin of calculators.half.
+  function half(value) {
+    return Math.floor(value / 2);
+  }
+
   // --- jumps ------------------------------------------------------------------
 
   function jump(input) {
@@ -74,25 +89,30 @@
     var movement = given(input.movement_ft) ? input.movement_ft : null;
     if (height !== null && (!isNumber(height) || height <= 0)) throw CalcError("height", { value: height });
     if (movement !== null && (!isNumber(movement) || movement < 0)) throw CalcError("movement-left", { value: movement });
+    var ed = edition(input.edition);
     var running = !input.standing;
     var mod = Math.floor((strength - 10) / 2);
-    var longFt = running ? strength : strength / 2;
-    var highFt = Math.max(0, 3 + mod);
-    if (!running) highFt = highFt / 2;
+    var longFt = running ? strength : half(strength);
+    var highFt = running ? Math.max(0, 3 + mod) : half(Math.max(0, 3 + mod));
+    var runUp = running ? RUN_UP_FT : 0;
     var longMax = longFt;
     var highMax = highFt;
-    var limited = movement !== null && (longFt > movement || highFt > movement);
+    var limited = false;
     if (movement !== null) {
-      longFt = Math.min(longFt, movement);
-      highFt = Math.min(highFt, movement);
+      var room = Math.max(0, movement - runUp);
+      limited = longFt > room || highFt > room;
+      longFt = Math.min(longFt, room);
+      highFt = Math.min(highFt, room);
     }
     var out = {
       strength: strength,
       strength_mod: mod,
       running: running,
+      run_up_ft: runUp,
       long_jump_ft: longFt,
       high_jump_ft: highFt,
       limited_by_movement: limited,
+      edition: ed,
       rules: [LONG_JUMP, HIGH_JUMP]
     };
     if (height !== null) {
@@ -116,6 +136,7 @@
         (byLevel && !(given(input.level) && given(input.ability_score)))) {
       throw CalcError("spell-inputs", {});
     }
+    var ed = edition(input.edition);
     var prof, mod;
     if (byLevel) {
       prof = 2 + Math.floor((whole(input.level, "level", 1, 20) - 1) / 4);
@@ -129,6 +150,7 @@
       ability_mod: mod,
       save_dc: 8 + prof + mod,
       attack_bonus: prof + mod,
+      edition: ed,
       rules: [SAVE_DC, SPELL_ATTACK]
     };
     if (byLevel) {
@@ -139,6 +161,15 @@
   }
 
   // --- movement -----------------------------------------------------------------
+
+  // Twin of calculators.grapple_slows: 2014 halves the speed unless the
+  // grappled creature is two or more sizes smaller; 2024 adds 1 foot per foot
+  // unless it is Tiny or two or more sizes smaller.
+  function grappleSlows(size, drag, ed) {
+    if (drag === null) return false;
+    var slows = SIZES.indexOf(drag) > SIZES.indexOf(size) - 2;
+    return slows && !(ed === 2024 && drag === "tiny");
+  }
 
   function move(input) {
     var base = {
@@ -151,6 +182,7 @@
     var drag = given(input.drag) ? input.drag : null;
     if (SIZES.indexOf(size) < 0) throw CalcError("size", { value: size });
     if (drag !== null && SIZES.indexOf(drag) < 0) throw CalcError("drag-size", { value: drag });
+    var ed = edition(input.edition);
     var checked = [];
     (input.legs || []).forEach(function (leg, index) {
       var i = index + 1;
@@ -175,12 +207,16 @@
     var plan = (input.stand_up ? ["stand-up"] : []).concat(checked, input.mount ? ["mount"] : []);
     var dash = !!input.dash;
 
-    var halved = drag !== null && SIZES.indexOf(drag) > SIZES.indexOf(size) - 2;
+    var slows = grappleSlows(size, drag, ed);
+    var halved = slows && ed === 2014;
+    var dragExtra = slows && ed === 2024;
     var speeds = {}, budget = {};
     ["walk", "climb", "swim", "fly"].forEach(function (k) {
-      speeds[k] = halved ? base[k] / 2 : base[k];
+      speeds[k] = halved ? half(base[k]) : base[k];
       budget[k] = speeds[k] * (dash ? 2 : 1);
     });
+    var mountings = plan.filter(function (item) { return item === "mount" || item === "dismount"; }).length;
+    var editionsDiffer = grappleSlows(size, drag, 2014) || grappleSlows(size, drag, 2024) || mountings > 1;
 
     var steps = [];
     var spent = 0;
@@ -189,16 +225,16 @@
     plan.forEach(function (item) {
       var cost, available, reason, rules;
       if (typeof item === "string") {
-        cost = speeds.walk / 2;
+        cost = half(speeds.walk);
         available = budget.walk - spent;
         if (speeds.walk === 0) reason = "speed-zero";
-        else if (item !== "stand-up" && mountedOnce) reason = "mount-twice";
+        else if (item !== "stand-up" && mountedOnce && ed === 2014) reason = "mount-twice";
         else if (cost > available) reason = "not-enough-movement";
         else reason = "ok";
         if (item !== "stand-up") mountedOnce = true;
         spent += cost;
         steps.push({
-          kind: item, distance_ft: null, mode: null, difficult: 0, speed: "walk", cost_ft: cost,
+          kind: item, distance_ft: null, mode: null, difficult: 0, dragging: false, speed: "walk", cost_ft: cost,
           left_ft: budget.walk - spent, legal: reason === "ok", reason: reason, switched: false,
           rules: [item === "stand-up" ? PRONE : MOUNTING]
         });
@@ -226,13 +262,14 @@
         extra += 1;
         rules.push(DIFFICULT_TERRAIN);
       }
+      if (dragExtra) extra += 1;
       var switched = lastSpeed !== null && use !== lastSpeed && spent > 0;
       if (switched) rules.push(SPEEDS);
       cost = leg.distance_ft * (1 + extra);
       available = budget[use] - spent;
       spent += cost;
       steps.push({
-        kind: "leg", distance_ft: leg.distance_ft, mode: leg.mode, difficult: leg.difficult, speed: use,
+        kind: "leg", distance_ft: leg.distance_ft, mode: leg.mode, difficult: leg.difficult, dragging: dragExtra, speed: use,
         cost_ft: cost, left_ft: budget[use] - spent, legal: cost <= available,
         reason: cost <= available ? "ok" : "not-enough-movement", switched: switched, rules: rules
       });
@@ -251,6 +288,7 @@
       base_speed_ft: base.walk,
       speeds_ft: { walk: speeds.walk, climb: speeds.climb, swim: speeds.swim, fly: speeds.fly },
       halved: halved,
+      drag_extra: dragExtra,
       dragging: drag !== null,
       dash: dash,
       cost_ft: spent,
@@ -259,6 +297,8 @@
       legal: failing === null,
       reason: failing === null ? "ok" : steps[failing - 1].reason,
       reason_step: failing,
+      edition: ed,
+      editions_differ: editionsDiffer,
       steps: steps,
       rules: unique(allRules)
     };
@@ -297,6 +337,9 @@
     function ft(v) {
       return formatFeet(v, lang, metric);
     }
+    function editionLine(ed, differs) {
+      return t(differs ? "edition.differs" : "edition.same", { edition: ed, other: ed === 2014 ? 2024 : 2014 });
+    }
     var lines = [];
     if (kind === "jump") {
       var mod = signed(r.strength_mod);
@@ -310,14 +353,21 @@
         lines.push(t("jump.long.standing", { distance: ft(longMax), strength: r.strength }));
         lines.push(t(belowZero ? "jump.high.standing.zero" : "jump.high.standing", { distance: ft(highMax), mod: mod }));
       }
-      if (r.limited_by_movement) {
-        lines.push(t("jump.limited", { movement: ft(r.movement_ft), long: ft(r.long_jump_ft), high: ft(r.high_jump_ft) }));
+      if (r.limited_by_movement && r.running && r.movement_ft < r.run_up_ft) {
+        lines.push(t("jump.no-run-up", { movement: ft(r.movement_ft), run_up: ft(r.run_up_ft) }));
+      } else if (r.limited_by_movement) {
+        lines.push(t(r.running ? "jump.limited.running" : "jump.limited", {
+          movement: ft(r.movement_ft), run_up: ft(r.run_up_ft), long: ft(r.long_jump_ft), high: ft(r.high_jump_ft)
+        }));
+      } else if (r.running) {
+        lines.push(t("jump.movement.running", { run_up: ft(r.run_up_ft), total: ft(r.run_up_ft + r.long_jump_ft) }));
       } else {
         lines.push(t("jump.movement"));
       }
       if (given(r.reach_ft)) {
         lines.push(t("jump.reach", { reach: ft(r.reach_ft), high: ft(r.high_jump_ft), height: ft(r.height_ft) }));
       }
+      lines.push(editionLine(r.edition, false));
       return lines;
     }
     if (kind === "spell") {
@@ -327,11 +377,14 @@
       }
       lines.push(t("spell.dc", { dc: r.save_dc, prof: prof, mod: amod }));
       lines.push(t("spell.attack", { attack: signed(r.attack_bonus), prof: prof, mod: amod }));
+      lines.push(editionLine(r.edition, false));
       return lines;
     }
     if (r.halved) lines.push(t("move.speed.halved", { speed: ft(r.speed_ft), base: ft(r.base_speed_ft) }));
-    else if (r.dragging) lines.push(t("move.speed.not-halved", { speed: ft(r.speed_ft) }));
-    else lines.push(t("move.speed", { speed: ft(r.speed_ft) }));
+    else if (r.drag_extra) lines.push(t("move.speed.drag-extra", { speed: ft(r.speed_ft) }));
+    else if (r.dragging) {
+      lines.push(t(r.edition === 2014 ? "move.speed.not-halved" : "move.speed.no-drag-extra", { speed: ft(r.speed_ft) }));
+    } else lines.push(t("move.speed", { speed: ft(r.speed_ft) }));
     ["climb", "swim", "fly"].forEach(function (name) {
       if (r.speeds_ft[name]) lines.push(t("move.speed." + name, { speed: ft(r.speeds_ft[name]) }));
     });
@@ -341,6 +394,7 @@
       if (s.kind === "leg") {
         what = t("move.leg." + s.mode, { distance: ft(s.distance_ft) });
         if (s.difficult) what = t(s.difficult === 1 ? "move.leg.difficult" : "move.leg.difficult-many", { leg: what });
+        if (s.dragging) what = t("move.leg.dragging", { leg: what });
         if (s.switched) what = t("move.leg.switched", { leg: what });
       } else {
         what = t("move." + s.kind);
@@ -359,6 +413,8 @@
         lines.push(t("move." + r.reason));
       }
     }
+    if (r.steps.some(function (s) { return s.switched; })) lines.push(t("move.switching"));
+    lines.push(editionLine(r.edition, r.editions_differ));
     return lines;
   }
 
@@ -444,11 +500,15 @@
       var el = control(name);
       return el ? el.value : defaults[name];
     }
+    function chosenEdition() { // a <select> holds "2014", data-defaults 2014
+      var value = choice("edition");
+      return given(value) && value !== "" ? Number(value) : DEFAULT_EDITION;
+    }
 
     function inputs() {
       if (kind === "jump") {
         return { strength: required("strength"), standing: flag("standing"), height_ft: optional("height_ft"),
-                 movement_ft: optional("movement_ft") };
+                 movement_ft: optional("movement_ft"), edition: chosenEdition() };
       }
       if (kind === "spell") {
         var by = choice("by") || "level";
@@ -456,8 +516,8 @@
           group.hidden = group.getAttribute("data-by") !== by;
         });
         return by === "level"
-          ? { level: required("level"), ability_score: required("ability_score") }
-          : { proficiency: required("proficiency"), ability_mod: required("ability_mod") };
+          ? { level: required("level"), ability_score: required("ability_score"), edition: chosenEdition() }
+          : { proficiency: required("proficiency"), ability_mod: required("ability_mod"), edition: chosenEdition() };
       }
       var legs = [];
       if (list) {
@@ -473,7 +533,8 @@
       var drag = choice("drag");
       return { speed: required("speed"), climb_speed: required("climb_speed"), swim_speed: required("swim_speed"),
                fly_speed: required("fly_speed"), size: choice("size") || "medium", drag: drag ? drag : null,
-               dash: flag("dash"), stand_up: flag("stand_up"), mount: flag("mount"), legs: legs };
+               dash: flag("dash"), stand_up: flag("stand_up"), mount: flag("mount"), legs: legs,
+               edition: chosenEdition() };
     }
 
     // The first answer is usually the prerendered one: leave the live region
