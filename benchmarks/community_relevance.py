@@ -35,7 +35,10 @@ import yaml
 
 from pravila.content import load_library
 from pravila.index import build_index
+from pravila.project import load_project
 from pravila.query import Searcher
+
+ROOT = Path(__file__).resolve().parents[1]
 
 REPO = Path(__file__).resolve().parents[1]
 BOOK_QUERIES = REPO / "tests" / "relevance" / "queries.yaml"
@@ -203,7 +206,8 @@ def table(title: str, groups: dict[str, Scores]) -> str:
 
 def main() -> int:
     verbose = "-v" in sys.argv[1:]
-    library, problems = load_library()
+    project = load_project(ROOT, environ={})
+    library, problems = load_library(project)
     if problems:
         print("\n".join(str(p) for p in problems[:10]), file=sys.stderr)
         return 1
@@ -213,8 +217,8 @@ def main() -> int:
         print(line, file=sys.stderr)
 
     with tempfile.TemporaryDirectory() as tmp:
-        build_index(library, Path(tmp) / "index")
-        with Searcher(Path(tmp) / "index") as searcher:
+        build_index(project, library, Path(tmp) / "index")
+        with Searcher(Path(tmp) / "index", project.languages, project.english) as searcher:
             book_runs, comm_runs = run(searcher, book), run(searcher, community)
 
     def by_lang(prefix: str):
