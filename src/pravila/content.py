@@ -20,6 +20,7 @@ import yaml
 
 from .errors import ContentError
 from .markup import Ref, nfc, parse_refs, plain_text
+from .terms import Terminology, load_terms
 
 if TYPE_CHECKING:
     from .project import Project
@@ -138,6 +139,7 @@ class Library:
     entries: list[Entry]
     content_dir: Path
     langs: tuple[str, ...] = ()  # the project's language codes, in order
+    terms: dict[str, Terminology] = field(default_factory=dict)  # the terminology layer, per language
 
     def __post_init__(self) -> None:
         if not self.langs:
@@ -245,6 +247,8 @@ def load_library(project: "Project") -> tuple[Library, list[Problem]]:
             entries.extend(file_entries)
     library = Library(chapters, entries, content_dir, langs)
     problems.extend(_check_links(library))
+    library.terms, term_problems = load_terms(library, read_yaml, lambda p: _rel(p, content_dir))
+    problems.extend(term_problems)
     return library, problems
 
 
@@ -282,17 +286,23 @@ def _rel(path: Path, content_dir: Path) -> str:
         return str(path)
 
 
-def _load_chapter(path: Path, content_dir: Path, langs: tuple[str, ...], problems: list[Problem]) -> tuple[Chapter | None, list[Entry]]:
-    fname = _rel(path, content_dir)
+def read_yaml(path: Path, fname: str, problems: list[Problem]) -> Any | None:
+    """A content YAML file with the line of every mapping (``__line__``), or None and a problem."""
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark else 0
         problems.append(Problem(fname, line, "-", f"malformed YAML: {getattr(e, 'problem', None) or e}"))
-        return None, []
     except (OSError, UnicodeDecodeError) as e:
         problems.append(Problem(fname, 0, "-", f"cannot read file: {e}"))
+    return None
+
+
+def _load_chapter(path: Path, content_dir: Path, langs: tuple[str, ...], problems: list[Problem]) -> tuple[Chapter | None, list[Entry]]:
+    fname = _rel(path, content_dir)
+    data = read_yaml(path, fname, problems)
+    if data is None and problems and problems[-1].file == fname:
         return None, []
     if not isinstance(data, dict) or not isinstance(data.get("chapter"), dict) or not isinstance(data.get("entries"), list):
         problems.append(Problem(fname, 1, "-", "a chapter file needs a 'chapter' mapping and an 'entries' list"))
