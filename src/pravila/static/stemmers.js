@@ -63,23 +63,27 @@
   class Among {
     constructor(groups) {
       this.values = new Map();
-      this.longest = 0;
+      this.byLast = new Map(); // last character → the suffixes ending in it, longest first
       for (const [value, list] of groups) {
         for (const suffix of list.split(" ")) {
           if (this.values.has(suffix)) throw new Error("suffix listed twice: " + suffix);
           this.values.set(suffix, value);
-          this.longest = Math.max(this.longest, suffix.length);
+          if (!suffix) continue;
+          const last = suffix[suffix.length - 1];
+          if (!this.byLast.has(last)) this.byLast.set(last, []);
+          this.byLast.get(last).push(suffix);
         }
       }
+      for (const list of this.byLast.values()) list.sort((a, b) => b.length - a.length);
     }
 
     find(w, limit, accept) {
-      for (let n = Math.min(this.longest, w.length - limit); n >= 0; n--) {
-        const suffix = w.slice(w.length - n);
-        const value = this.values.get(suffix);
-        if (value !== undefined && (!accept || accept(value, w.length - n))) return suffix;
+      const room = w.length - limit;
+      for (const suffix of this.byLast.get(w[w.length - 1]) || []) {
+        if (suffix.length <= room && w.endsWith(suffix) && (!accept || accept(this.values.get(suffix), w.length - suffix.length)))
+          return suffix;
       }
-      return null;
+      return this.values.has("") && room >= 0 ? "" : null;
     }
 
     value(suffix) {
