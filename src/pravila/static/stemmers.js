@@ -150,7 +150,7 @@
 
   const RU_VOWEL = letters("аеиоуыэюя");
 
-  // Group 1 of each of these must follow а or я (which stays); group 2 goes as it is.
+  // In each table, an ending of group 1 must follow а or я (which stays); one of group 2 goes as it is.
   const RU_PERFECTIVE_GERUND = new Among([
     [1, "в вши вшись"],
     [2, "ив ивши ившись ыв ывши ывшись"],
@@ -252,10 +252,10 @@
     ["tion", "tional"], ["ence", "enci"], ["ance", "anci"], ["able", "abli"], ["ent", "entli"],
     ["ize", "izer ization"], ["ate", "ational ation ator"], ["al", "alism aliti alli"], ["ful", "fulness"],
     ["ous", "ousli ousness"], ["ive", "iveness iviti"], ["ble", "biliti bli"], ["og", "ogist"],
-    ["og after l", "ogi"], ["ful", "fulli"], ["less", "lessli"], ["li", "li"],
+    ["og after l", "ogi"], ["ful", "fulli"], ["less", "lessli"], ["delete after valid_LI", "li"],
   ]);
   const EN_STEP_3 = new Among([
-    ["tion", "tional"], ["ate", "ational"], ["al", "alize"], ["ic", "icate iciti ical"], ["", "ful ness"], ["R2", "ative"],
+    ["tion", "tional"], ["ate", "ational"], ["al", "alize"], ["ic", "icate iciti ical"], ["", "ful ness"], ["delete in R2", "ative"],
   ]);
   const EN_STEP_4 = new Among([
     ["", "al ance ence er ic able ible ant ement ment ent ism ate iti ous ive ize"], ["ion", "ion"],
@@ -375,7 +375,7 @@
     if (start < p1) return w;
     const to = EN_STEP_2.value(s);
     if (to === "og after l") return w[start - 1] === "l" ? w.slice(0, start) + "og" : w;
-    if (to === "li") return EN_VALID_LI(w[start - 1]) ? w.slice(0, start) : w;
+    if (to === "delete after valid_LI") return EN_VALID_LI(w[start - 1]) ? w.slice(0, start) : w;
     return w.slice(0, start) + to;
   }
 
@@ -385,7 +385,7 @@
     const start = w.length - s.length;
     if (start < p1) return w;
     const to = EN_STEP_3.value(s);
-    if (to === "R2") return start >= p2 ? w.slice(0, start) : w;
+    if (to === "delete in R2") return start >= p2 ? w.slice(0, start) : w;
     return w.slice(0, start) + to;
   }
 
