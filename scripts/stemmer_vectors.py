@@ -1,9 +1,10 @@
 """Write the stemmers' shared vectors (tests/vectors/stemmers.json).
 
-    .venv/bin/python scripts/stemmer_vectors.py [--check]
+    .venv/bin/python scripts/stemmer_vectors.py [--content | --check]
 
-Run it after changing a stemmer (Python or JavaScript) and when the content
-gains words: ``tests/test_stemmers.py`` fails until the file is current.
+Run it after changing a stemmer (Python or JavaScript), about a minute;
+after a content edit ``--content`` is enough (seconds): it renews only the
+content's part.  ``tests/test_stemmers.py`` fails until the file is current.
 ``--check`` writes nothing and says whether the file is current.
 
 The file is the contract between the Python stemmers the searcher uses and
@@ -16,8 +17,8 @@ algorithm, ``[word, stem]`` pairs, all made by Python.
   Cyrillic words, ``english``, ``czech`` and ``polish`` the others,
   ``fold`` all of them.
 - ``sample``: a fixed sample of words from the dictionaries simplemma ships
-  (forms and lemmas; ru, en, cs, pl), the same on every run, the content's
-  words left out.  Words are taken in the order of their SHA-1: first one
+  (forms and lemmas; ru, en, cs, pl), the same on every run whatever the
+  content.  Words are taken in the order of their SHA-1: first one
   word for each change the stemmer makes to at least ``MIN_CHANGE`` words of
   the dictionary (the ending it removes and what it puts instead, e.g.
   ``-ами → ''``, ``-ies → -i``), so that rare rules are there too; then
@@ -131,6 +132,8 @@ def _change(algorithm: str, word: str) -> tuple[str, str]:
     """The ending the stemmer removes from a word and what it puts instead."""
     word = _PREPARE.get(algorithm, str)(word)
     stem = ALGORITHMS[algorithm][0](word)
+    if word.startswith(stem):  # most words: an ending removed
+        return word[len(stem):], ""
     common = len(os.path.commonprefix([word, stem]))
     return word[common:], stem[common:]
 
@@ -139,12 +142,12 @@ def _by_hash(words: Iterable[str]) -> list[str]:
     return sorted(words, key=lambda w: hashlib.sha1(w.encode()).digest())
 
 
-def sample_words(algorithm: str, content: set[str]) -> list[str]:
+def sample_words(algorithm: str) -> list[str]:
     lang = ALGORITHMS[algorithm][1]
     if lang is None:  # fold: characters one by one, and Czech words
         chars = [chr(c) for c in [*range(0x80, 0x300), *range(0x1E00, 0x1F00)]]
-        return chars + _by_hash(_dictionary_words("cs") - content)[:SAMPLE_SIZE]
-    words = _by_hash(w for w in _dictionary_words(lang) - content if _wanted(algorithm, w))
+        return chars + _by_hash(_dictionary_words("cs"))[:SAMPLE_SIZE]
+    words = _by_hash(w for w in _dictionary_words(lang) if _wanted(algorithm, w))
     change_of = {w: _change(algorithm, w) for w in words}
     counts = Counter(change_of.values())
     chosen: dict[str, None] = {}
@@ -159,14 +162,17 @@ def sample_words(algorithm: str, content: set[str]) -> list[str]:
     return list(chosen)
 
 
-def vectors(library: Library) -> dict[str, dict[str, list[list[str]]]]:
+def vectors(library: Library, keep: dict[str, dict[str, list[list[str]]]] | None = None):
+    """All the vectors; with ``keep`` (the file as it is), only the content part is made anew."""
     content = content_vectors(library)
     out = {}
     for algorithm in ALGORITHMS:
-        seen = {w for w, _ in content[algorithm]}
+        if keep is not None:
+            out[algorithm] = {**keep[algorithm], "content": content[algorithm]}
+            continue
         out[algorithm] = {
             "content": content[algorithm],
-            "sample": pairs(algorithm, sample_words(algorithm, seen)),
+            "sample": pairs(algorithm, sample_words(algorithm)),
             "edge": pairs(algorithm, (unicodedata.normalize("NFC", w) for w in EDGE[algorithm])),
         }
     return out
@@ -189,13 +195,16 @@ def to_json(data: dict[str, dict[str, list[list[str]]]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when the file is not current")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--content", action="store_true", help="renew only the content's part (after a content edit)")
+    what.add_argument("--check", action="store_true", help="write nothing; exit 1 when the file is not current")
     args = parser.parse_args(argv)
     library, problems = load_library()
     if problems:
         print("the content has problems (run 'pravila check')", file=sys.stderr)
         return 1
-    text = to_json(vectors(library))
+    keep = json.loads(OUT.read_text(encoding="utf-8")) if args.content else None
+    text = to_json(vectors(library, keep))
     if args.check:
         current = OUT.exists() and OUT.read_text(encoding="utf-8") == text
         print(f"{OUT.name} is {'current' if current else 'NOT current: run scripts/stemmer_vectors.py'}")
