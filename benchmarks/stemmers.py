@@ -54,7 +54,7 @@ def python_stemmers():
     return {
         "russian": Stemmer.Stemmer("russian").stemWord,
         "english": Stemmer.Stemmer("english").stemWord,
-        "czech": analysis.cs_stem.__wrapped__,  # without the lru_cache
+        "czech": analysis.czech_light,
         "polish": Stemmer.Stemmer("polish").stemWord,
         "fold": analysis.fold,
     }

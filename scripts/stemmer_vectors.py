@@ -48,19 +48,24 @@ from pathlib import Path
 import Stemmer
 
 from pravila import analysis
+from pravila.analysis import stemmer
 from pravila.content import Library, load_library
+from pravila.languages import script_of
+from pravila.project import load_project
 
-OUT = Path(__file__).resolve().parents[1] / "tests" / "vectors" / "stemmers.json"
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "tests" / "vectors" / "stemmers.json"
 
 SAMPLE_SIZE = 3000
 MIN_CHANGE = 10
 
 # algorithm → (the Python function, the simplemma dictionary it is sampled from)
+# The names are stemmers.js's, the `browser` key of the language registry.
 ALGORITHMS: dict[str, tuple[Callable[[str], str], str | None]] = {
-    "russian": (analysis.ru_stem, "ru"),
-    "english": (analysis.en_stem, "en"),
-    "czech": (analysis.cs_stem, "cs"),
-    "polish": (Stemmer.Stemmer("polish").stemWord, "pl"),  # no analysis function yet: PyStemmer's
+    "russian": (stemmer("snowball:russian"), "ru"),
+    "english": (stemmer("snowball:english"), "en"),
+    "czech": (stemmer("pravila:czech-light"), "cs"),
+    "polish": (stemmer("snowball:polish"), "pl"),
     "fold": (analysis.fold, None),
 }
 
@@ -75,25 +80,22 @@ EDGE = {
 }
 
 
-def _is_cyrillic(word: str) -> bool:
-    return any("\u0400" <= c <= "\u04ff" for c in word)
-
-
 def _wanted(algorithm: str, word: str) -> bool:
     """Whether the algorithm meets this word in the search (by script)."""
     if algorithm == "fold":
         return True
-    return _is_cyrillic(word) == (algorithm == "russian")
+    return (script_of(word) == "Cyrillic") == (algorithm == "russian")
 
 
 def vocabulary(library: Library) -> set[str]:
     """Every word of the entries' titles, bodies, aliases and English names, and each word's lemma."""
+    registry = load_project(ROOT, environ={}).registry
     out: set[str] = set()
     for entry in library.entries:
         for text in (entry.title, library.text(entry), *entry.aliases, entry.en):
             for w in analysis.words(text):
                 out.add(w.text)
-                out.add(analysis.index_keys(w.text, entry.lang)[0])  # the exact key: the lemma
+                out.add(analysis.index_keys(w.text, registry[entry.lang])[0])  # the exact key: the lemma
     return out
 
 
@@ -199,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     what.add_argument("--content", action="store_true", help="renew only the content's part (after a content edit)")
     what.add_argument("--check", action="store_true", help="write nothing; exit 1 when the file is not current")
     args = parser.parse_args(argv)
-    library, problems = load_library()
+    library, problems = load_library(load_project(ROOT, environ={}))
     if problems:
         print("the content has problems (run 'pravila check')", file=sys.stderr)
         return 1

@@ -253,6 +253,18 @@ def _lemma_with(spec: str, word: str) -> tuple[str, bool]:
         return word, False
 
 
+def stemmer(spec: str) -> Callable[[str], str]:
+    """A stemmer part by its registry name, uncached: ``snowball:<algorithm>`` or ``pravila:czech-light``.
+
+    >>> stemmer("snowball:russian")("прыжке"), stemmer("pravila:czech-light")("sesílání")
+    ('прыжк', 'sesil')
+    """
+    kind, _, arg = spec.partition(":")
+    if kind == "pravila":
+        return _OWN_STEMMERS[arg]
+    return _snowball(arg).stemWord  # type: ignore[no-any-return]
+
+
 def stem(word: str, lang: Language) -> str:
     """The language's stem of a lowercased word (after its letter folds).
 
