@@ -14,10 +14,10 @@ import pytest
 import yaml
 
 from helpers import LOCALES_DIR, repo_project
-from pravila import pages, site
+from pravila import collation, pages, render, site
 from pravila.content import Library
+from pravila.links import entry_url, page_path
 from pravila.serialize import entry_to_dict
-from pravila.urls import entry_url, page_path
 
 ORIGIN = "http://site.test"
 LANGS = ("ru", "cs")
@@ -334,10 +334,10 @@ def test_a_z_index_lists_titles_english_names_and_aliases(library: Library, root
 
 def test_a_z_index_is_alphabetical(project, library: Library):
     for lang in LANGS:
-        terms = [t.display for t in pages.index_terms(library, project.language(lang))]
-        assert terms == sorted(terms, key=lambda t: pages.collation_key(t, project.language(lang)))
+        terms = [t.display for t in collation.index_terms(library, project.language(lang))]
+        assert terms == sorted(terms, key=lambda t: collation.collation_key(t, project.language(lang)))
     cs = project.language("cs")
-    cs_letters = [pages.letter_of(t.display, cs) for t in pages.index_terms(library, cs)]
+    cs_letters = [collation.letter_of(t.display, cs) for t in collation.index_terms(library, cs)]
     assert cs_letters.index("H") < cs_letters.index("Ch") if "Ch" in cs_letters else True
 
 
@@ -422,7 +422,7 @@ def test_a_failed_build_keeps_the_previous_site_and_index(library: Library, tmp_
      ("cs", ["1 odkaz", "2 odkazy", "5 odkazů", "4 odkazy", "11 odkazů", "0 odkazů"])],
 )
 def test_plurals(lang: str, forms: list[str]):
-    t = pages.Translator(repo_project().catalogs, lang)
+    t = render.Translator(repo_project().catalogs, lang)
     for form in forms:
         n = int(form.split()[0])
         assert t.ngettext("%(num)d link", "%(num)d links", n) == form
