@@ -115,13 +115,13 @@ def home_page(project: "Project", library: Library, templates: Templates, has_ca
         for other in project.codes
         if other != lang and library.chapters_in(other)
     ]
-    return templates.render(
+    return str(templates.render(
         "home.md",
         chapters=chapters,
         az_href=md_href(path, TERMS_PAGE),
         calculators_href=md_href(path, CALCULATORS_PAGE) if has_calculators else None,
         others=others,
-    )
+    ))
 
 
 def chapter_page(library: Library, chapter: Chapter, templates: Templates) -> str:
@@ -137,7 +137,7 @@ def chapter_page(library: Library, chapter: Chapter, templates: Templates) -> st
         }
 
     items = [item(e) for e in entries if e.parent is None]
-    return templates.render("chapter.md", chapter=chapter, count=len(entries), items=items)
+    return str(templates.render("chapter.md", chapter=chapter, count=len(entries), items=items))
 
 
 def terms_page(library: Library, lang: Language, templates: Templates) -> str:
@@ -166,7 +166,7 @@ def terms_page(library: Library, lang: Language, templates: Templates) -> str:
         {"letter": letter, "id": f"letter-{i}", "latin_starts": letter == first_latin, "rows": rows}
         for i, (letter, rows) in enumerate(groups.items(), 1)
     ]
-    return templates.render("a-z.md", groups=letters, count=len(terms))
+    return str(templates.render("a-z.md", groups=letters, count=len(terms)))
 
 
 # --- the root chooser ------------------------------------------------------------------
@@ -185,4 +185,4 @@ def chooser_html(project: "Project", library: Library) -> str:
             "chapters": ", ".join(c.title for c in library.chapters_in(code)),
         })
     first = sites[0]["code"] if sites else "en"
-    return Templates(project.catalogs, first).render("chooser.html", sites=sites, first=first)
+    return str(Templates(project.catalogs, first).render("chooser.html", sites=sites, first=first))

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable
 from .content import Entry, Library
 from .links import absolute_url, entry_href, entry_url, md_href, page_path, report_href, url_of
 from .markup import Ref, rewrite_refs
-from .render import Markup, Templates, md_text
+from .render import Markup, Templates, escape
 
 if TYPE_CHECKING:
     from .project import Project
@@ -120,15 +120,15 @@ class SectionPage:
         self.widget_for = widget_for
         self.ambiguous = ambiguous_titles(library, self.lang)
         self.widget_entries: list[str] = []  # ids of the entries that got a widget
-        self._rule_link = templates.macro("_macros.html", "rule_link")
-        self._undefined_term = templates.macro("_inline.html", "undefined_term")
-        self._other_language_link = templates.macro("_inline.html", "other_language_link")
+        self._rule_link = templates.macro("_macros.md", "rule_link")
+        self._undefined_term = templates.macro("_inline.md", "undefined_term")
+        self._other_language_link = templates.macro("_inline.md", "other_language_link")
 
     def render(self, section: Entry, widget_data: Callable[[list[str]], str | None] | None = None) -> str:
         """The page's Markdown; ``widget_data`` gives the data block its widgets read, once per page."""
         view = self.view(section, level=1)
         data = widget_data(self.widget_entries) if (widget_data is not None and self.widget_entries) else None
-        return self.templates.render("section.md", section=view, calc_data=Markup(data) if data else None)
+        return str(self.templates.render("section.md", section=view, calc_data=Markup(data) if data else None))
 
     # --- links ---------------------------------------------------------------------
 
@@ -143,8 +143,8 @@ class SectionPage:
         target = self.library.get(target_lang, ref.target)
         if target is None:  # load_library reports it; never reached for clean content
             return ref.text or ref.target
-        # The source's own words (Markdown: HTML-escaped only), else the target's title (plain text).
-        text = Markup.escape(ref.text) if ref.text else md_text(target.title)
+        # The source's own words (rules Markdown: HTML-escaped only), else the target's title (text).
+        text = Markup.escape(ref.text) if ref.text else escape(target.title)
         if target_lang == self.lang:
             return self._rule_link(text=text, target=self.link_to(target))
         return self._other_language_link(href=entry_href(self.library, self.url, target), lang=target_lang, text=text)
