@@ -71,6 +71,7 @@ def language_site(
     calculators = calculators_page(lang, library) if calculators_page is not None else None
     pages = [Page(HOME_PAGE, _("Home"), home_page(project, library, templates, calculators is not None))]
     nav: list[Any] = [{_("Home"): HOME_PAGE}]
+    data = (lambda ids: widget_data(lang, library, ids)) if widget_data is not None else None
     for chapter in library.chapters_in(lang):
         index = chapter_path(chapter)
         pages.append(Page(index, chapter.title, chapter_page(library, chapter, templates)))
@@ -78,7 +79,6 @@ def language_site(
         for section in (e for e in library.entries_of(chapter) if e.parent is None):
             path = page_path(library, section)
             renderer = SectionPage(project, library, templates, path, widget_for)
-            data = (lambda ids: widget_data(lang, library, ids)) if widget_data is not None else None
             pages.append(Page(path, section.title, renderer.render(section, data)))
             chapter_nav.append({section.title: path})
         nav.append({chapter.title: chapter_nav})

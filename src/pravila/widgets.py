@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from . import answers, calculators as calc
 from .content import Library
@@ -153,7 +153,7 @@ def compute(calc_name: str, values: dict[str, Any], legs: tuple[calc.Leg, ...] =
 # --- markup ----------------------------------------------------------------------
 
 
-def _label(lang: str):
+def _label(lang: str) -> Callable[..., str]:
     return lambda key, **params: answers.text(lang, key, **params)
 
 
@@ -172,16 +172,9 @@ def answer_html(result: Any, lang: str, links: dict[str, dict[str, str]], *, met
     return str(_macros(lang).answer(lines, result.rules, links))
 
 
-def _leg(leg: calc.Leg | None) -> dict[str, Any]:
-    if leg is None:
-        return {"distance": "", "mode": "walk", "difficult": False}
+def _leg(leg: calc.Leg) -> dict[str, Any]:
+    """A preset leg as a row of the move widget shows it (``templates/widget.html``'s ``leg_row``)."""
     return {"distance": calc._num(leg.distance_ft), "mode": leg.mode, "difficult": bool(leg.difficult)}
-
-
-def leg_row(lang: str, n: int, leg: calc.Leg | None) -> str:
-    """One leg of the move widget's path (also the ``<template>`` new legs are cloned from)."""
-    row = _leg(leg)
-    return str(_macros(lang).leg_row(n, row["distance"], row["mode"], row["difficult"], calc.MODES))
 
 
 def render_widget(preset: Preset, uid: str, lang: str, library: Library, from_page: str, edition: int) -> str:
