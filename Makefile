@@ -36,9 +36,10 @@ build: $(BIN)/pravila
 # Extract UI strings, merge them into the catalogs (Babel), compile them into
 # the package (src/pravila/locales/*.mo, committed: an installed pravila needs them).
 # Domain `messages`: the site and CLI text of every module except the
-# calculators'. Domain `calculators`: the calculators' tables (answers.py),
-# shared with the JavaScript widgets.
-MESSAGES_SOURCES := $(filter-out src/pravila/calculators.py src/pravila/widgets.py,$(sort $(wildcard src/pravila/*.py)))
+# calculators', and of the site's templates. Domain `calculators`: the
+# calculators' tables (answers.py), shared with the JavaScript widgets.
+MESSAGES_SOURCES := $(filter-out src/pravila/calculators.py src/pravila/widgets.py,$(sort $(wildcard src/pravila/*.py))) \
+	$(sort $(wildcard src/pravila/templates/*.html src/pravila/templates/*.md))
 
 locales: $(BIN)/pravila
 	$(BIN)/pybabel extract -F babel.cfg -o locales/messages.pot --no-location --sort-output --project Pravila --version 0.1.0 $(MESSAGES_SOURCES)

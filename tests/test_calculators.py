@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from pravila import answers, calculators as calc, widgets
 from pravila.cli import main
 from helpers import LOCALES_DIR
-from pravila.urls import entry_url
+from pravila.links import entry_url, page_url
 
 VECTORS_FILE = Path(__file__).parent / "vectors" / "calculators.yaml"
 VECTORS: dict[str, list[dict[str, Any]]] = yaml.safe_load(VECTORS_FILE.read_text(encoding="utf-8"))
@@ -384,7 +384,7 @@ def test_widget_ids_are_unique_on_each_page(library) -> None:
     pages: dict[str, list[str]] = {}
     for lang, ids in WIDGET_ENTRIES.items():
         for entry_id in ids:
-            url = widgets.page_url(library, f"{lang}:{entry_id}")
+            url = page_url(library, library.get(lang, entry_id))
             pages.setdefault(url, []).extend(_ids(widgets.widget_for(entry_id, lang, library)))
     for lang in ("ru", "cs"):
         pages[f"/{lang}/calculators/"] = _ids(widgets.calculators_page(lang, library))
@@ -411,15 +411,17 @@ def test_widget_answers_before_the_script_runs_and_links_its_rules(library) -> N
 
 
 def test_widget_carries_the_strings_its_script_needs(library) -> None:
-    markup = widgets.widget_for("saving-throws", "cs", library)
-    match = re.search(r'data-strings="([^"]*)"', markup)
-    assert match
     import html as html_module
 
+    markup = widgets.widget_for("saving-throws", "cs", library)
+    assert "data-strings" not in markup  # the strings come once per page, not once per widget
+    block = widgets.page_data("cs", library, ["saving-throws", "attack-rolls"])
+    match = re.fullmatch(r'<div id="pravila-calc-data" hidden data-search-exclude data-lang="cs" data-strings="([^"]*)"></div>', block)
+    assert match
     strings = json.loads(html_module.unescape(match.group(1)))
     assert strings["spell.dc"].startswith("DC záchrany na kouzlo: {dc}")
     assert strings["error.level"] == "Úroveň musí být celé číslo od 1 do 20, ne {value}."
-    assert not any(k.startswith("move.") for k in strings)  # only what this widget needs
+    assert not any(k.startswith("move.") for k in strings)  # only what this page's widgets need
     rules = json.loads(html_module.unescape(re.search(r'data-rules="([^"]*)"', markup).group(1)))
     assert rules["cs:saving-throws"] == {"href": "#saving-throws", "lang": "cs", "title": "Záchranné hody"}
 

@@ -14,10 +14,10 @@ import pytest
 import yaml
 
 from helpers import LOCALES_DIR, repo_project
-from pravila import pages, site
+from pravila import collation, pages, render, site
 from pravila.content import Library
+from pravila.links import entry_url, page_path
 from pravila.serialize import entry_to_dict
-from pravila.urls import entry_url, page_path
 
 ORIGIN = "http://site.test"
 LANGS = ("ru", "cs")
@@ -75,6 +75,44 @@ class _Parser(HTMLParser):
     def close(self) -> None:
         super().close()
         self.page.text = " ".join("".join(self._text).split())
+
+
+class _Scoped(HTMLParser):
+    """The text inside every element with a given class (nested elements included)."""
+
+    VOID = {"br", "img", "input", "link", "meta", "hr", "source", "wbr"}
+
+    def __init__(self, cls: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.cls = cls
+        self.stack: list[bool] = []  # per open element: does it start a scope
+        self.depth = 0
+        self.found: list[list[str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.VOID:
+            return
+        starts = self.cls in (dict(attrs).get("class") or "").split()
+        if starts and not self.depth:
+            self.found.append([])
+        self.stack.append(starts)
+        self.depth += starts
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.VOID or not self.stack:
+            return
+        self.depth -= self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self.depth:
+            self.found[-1].append(data)
+
+
+def texts_of(path: Path, cls: str) -> list[str]:
+    """The text of each element of class ``cls`` on a page, whitespace collapsed."""
+    parser = _Scoped(cls)
+    parser.feed(path.read_text(encoding="utf-8"))
+    return [" ".join("".join(parts).split()) for parts in parser.found]
 
 
 @lru_cache(maxsize=None)
@@ -316,6 +354,125 @@ def test_rules_text_is_on_the_page_word_for_word(library: Library, root: Path):
             assert " ".join(line.split()) in page.text, f"{entry.key}: {line[:60]!r}"
 
 
+# --- editorial metadata: ours, and marked as ours -------------------------------------------
+
+NOTE_LABELS = {"ru": "Примечание редактора", "cs": "Poznámka redakce"}
+
+
+def test_editor_s_notes_are_a_labelled_box_apart_from_the_rules_text(library: Library, root: Path):
+    with_notes = [e for e in library.entries if e.notes]
+    assert {e.lang for e in with_notes} == {"ru", "cs"}
+    for entry in with_notes:
+        page_file = file_of(root, entry_url(library, entry))
+        boxes = [t for t in texts_of(page_file, "pv-notes") if any(" ".join(n.split()) in t for n in entry.notes)]  # type: ignore[arg-type]
+        assert len(boxes) == 1, entry.key
+        assert boxes[0].startswith(NOTE_LABELS[entry.lang]), boxes[0][:60]
+        for note in entry.notes:
+            text = " ".join(note.split())
+            assert parse(page_file).text.count(text) == 1, f"{entry.key}: the note is also outside its box"  # type: ignore[arg-type]
+            assert not any(text in line for line in library.text(entry).splitlines())
+        boxes_attrs = [a for tag, a in parse(page_file).elements if "pv-notes" in a.get("class", "").split()]  # type: ignore[arg-type]
+        assert boxes_attrs and all(a.get("role") == "note" for a in boxes_attrs)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_material_s_search_index_has_the_rules_not_our_additions(library: Library, root: Path, lang: str):
+    """The static host's search (Material's index) finds rules text, not editor's notes, provenance or widgets."""
+    import json
+
+    docs = json.loads((root / lang / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    indexed = " ".join(" ".join(html.unescape(re.sub(r"<[^>]+>", " ", d["text"])).split()) for d in docs)
+    entries = library.in_lang(lang)
+    assert all(" ".join(library.text(e).splitlines()[0].split())[:40] in indexed for e in entries if e.body)
+    ours = [n for e in entries for n in e.notes] + [c.provenance for c in library.chapters_in(lang) if c.provenance]
+    assert ours and not [t for t in ours if " ".join(t.split())[:40] in indexed]
+    assert "pravila-calc" not in indexed and '"strings"' not in indexed
+
+
+EN_STATUS_WORDS = {
+    ("ru", "no-heading"): "нет своего заголовка", ("ru", "not-in-srd"): "нет в SRD",
+    ("cs", "no-heading"): "není vlastní nadpis", ("cs", "not-in-srd"): "není v SRD",
+}
+
+
+def test_english_names_say_how_they_were_established(library: Library, root: Path):
+    marked = [e for e in library.entries if e.en_status != "srd"]
+    assert {e.en_status for e in marked} == {"no-heading", "not-in-srd"}
+    for entry in library.entries:
+        page = parse(file_of(root, entry_url(library, entry)))  # type: ignore[arg-type]
+        spans = [a for tag, a in page.elements if tag == "span" and f"pv-en--{entry.en_status}" in a.get("class", "")]
+        on_page = [e for e in library.in_lang(entry.lang) if e.en_status == entry.en_status
+                   and page_path(library, e) == page_path(library, entry)]
+        if entry.en_status == "srd":
+            continue
+        assert len(spans) == len(on_page), entry.key  # one meta line each, nothing else marked
+        words = EN_STATUS_WORDS[(entry.lang, entry.en_status)]
+        assert all(words in a["title"] for a in spans), (entry.key, spans[0]["title"])
+        hidden = [t for t in texts_of(file_of(root, entry_url(library, entry)), "pv-sr") if words in t]  # type: ignore[arg-type]
+        assert len(hidden) == len(on_page), entry.key  # the reason, for screen readers too
+    chapter_page = root / "ru" / "combat" / "index.html"
+    assert len(texts_of(chapter_page, "pv-en--no-heading")) == sum(
+        1 for e in library.in_lang("ru") if e.en_status == "no-heading")
+
+
+PROVENANCE_LABELS = {"ru": "Откуда этот текст", "cs": "Odkud tento text pochází"}
+
+
+def test_the_chapter_s_provenance_is_on_its_page_and_home_card(library: Library, root: Path):
+    for chapter in library.chapters:
+        assert chapter.provenance, chapter.id
+        text = " ".join(chapter.provenance.split())
+        for page_file, is_open in ((root / chapter.lang / chapter.id / "index.html", True),
+                                   (root / chapter.lang / "index.html", False)):
+            boxes = [t for t in texts_of(page_file, "pv-provenance") if text in t]
+            assert len(boxes) == 1 and boxes[0].startswith(PROVENANCE_LABELS[chapter.lang]), page_file
+            details = [a for tag, a in parse(page_file).elements if tag == "details" and "pv-provenance" in a.get("class", "")]
+            assert [("open" in a) for a in details] == [is_open], page_file
+
+
+def test_each_side_of_a_pair_shows_its_own_edition_note(library: Library, root: Path):
+    pairs = [(e, cp) for e in library.entries for cp in e.counterparts if cp.note]
+    assert pairs
+    for entry, cp in pairs:
+        other = library.by_key(cp.key)
+        back = next(c for c in other.counterparts if c.key == entry.key)  # type: ignore[union-attr]
+        notes = texts_of(file_of(root, entry_url(library, entry)), "pv-counterpart__note")  # type: ignore[arg-type]
+        assert " ".join(cp.note.split()) in notes, entry.key
+        assert " ".join(back.note.split()) not in notes, f"{entry.key} shows {other.key}'s note"  # type: ignore[union-attr]
+
+
+def test_no_report_link_without_a_report_address(built_project, root: Path):
+    assert built_project.report_url is None
+    for path in html_pages(root):
+        assert not [a for tag, a in parse(path).elements if "pv-report" in a.get("class", "")], path
+
+
+# --- calculators on the pages ------------------------------------------------------------------
+
+
+def test_a_page_s_widgets_read_their_strings_from_one_block(root: Path):
+    pages_with_widgets = 0
+    for path in html_pages(root):
+        html_text = path.read_text(encoding="utf-8")
+        widgets_here = html_text.count('class="pravila-calc"')
+        blocks = html_text.count('id="pravila-calc-data"')
+        assert "data-strings" not in re.sub(r'<div id="pravila-calc-data"[^>]*>', "", html_text), path
+        assert blocks == (1 if widgets_here else 0), path
+        pages_with_widgets += bool(widgets_here)
+    assert pages_with_widgets == 4  # ru movement, ru calculators, cs effects, cs calculators
+    movement = (root / "ru" / "combat" / "movement" / "index.html").read_text(encoding="utf-8")
+    assert movement.count('class="pravila-calc"') == 7
+
+
+def test_the_chooser_takes_its_look_from_a_static_file(root: Path):
+    chooser = parse(root / "index.html")
+    assert not [tag for tag, _ in chooser.elements if tag == "style"]
+    assert not [a for _, a in chooser.elements if "style" in a]
+    sheets = [a["href"] for tag, a in chooser.elements if tag == "link" and a.get("rel") == "stylesheet"]
+    assert sheets and all((root / s).is_file() for s in sheets)
+    assert ".pv-chooser" in (root / sheets[0]).read_text(encoding="utf-8")
+
+
 # --- A–Z index ----------------------------------------------------------------------------
 
 
@@ -334,10 +491,10 @@ def test_a_z_index_lists_titles_english_names_and_aliases(library: Library, root
 
 def test_a_z_index_is_alphabetical(project, library: Library):
     for lang in LANGS:
-        terms = [t.display for t in pages.index_terms(library, project.language(lang))]
-        assert terms == sorted(terms, key=lambda t: pages.collation_key(t, project.language(lang)))
+        terms = [t.display for t in collation.index_terms(library, project.language(lang))]
+        assert terms == sorted(terms, key=lambda t: collation.collation_key(t, project.language(lang)))
     cs = project.language("cs")
-    cs_letters = [pages.letter_of(t.display, cs) for t in pages.index_terms(library, cs)]
+    cs_letters = [collation.letter_of(t.display, cs) for t in collation.index_terms(library, cs)]
     assert cs_letters.index("H") < cs_letters.index("Ch") if "Ch" in cs_letters else True
 
 
@@ -422,7 +579,7 @@ def test_a_failed_build_keeps_the_previous_site_and_index(library: Library, tmp_
      ("cs", ["1 odkaz", "2 odkazy", "5 odkazů", "4 odkazy", "11 odkazů", "0 odkazů"])],
 )
 def test_plurals(lang: str, forms: list[str]):
-    t = pages.Translator(repo_project().catalogs, lang)
+    t = render.Translator(repo_project().catalogs, lang)
     for form in forms:
         n = int(form.split()[0])
         assert t.ngettext("%(num)d link", "%(num)d links", n) == form
@@ -439,11 +596,17 @@ def test_catalogs_translate_every_site_string():
     from babel.messages.extract import extract_from_file
 
     used = set()
-    for module in ("pages.py", "site.py", "server.py"):
-        path = Path(pages.__file__).with_name(module)
-        for _, message, _, _ in extract_from_file("python", str(path)):
+    package = Path(pages.__file__).parent
+    for module in ("pages.py", "sections.py", "render.py", "site.py", "server.py"):
+        for _, message, _, _ in extract_from_file("python", str(package / module)):
             used.add(message if isinstance(message, str) else message[0])
-    assert used, "no UI strings found"
+    options = {"comment_start_string": "{##", "comment_end_string": "##}", "trim_blocks": "true", "lstrip_blocks": "true"}
+    templates = sorted((package / "templates").iterdir())
+    assert len(templates) >= 8
+    for template in templates:
+        for _, message, _, _ in extract_from_file("jinja2", str(template), options=options):
+            used.add(message if isinstance(message, str) else message[0])
+    assert {"See also", "Editor's note", "Report a mistake", "Where this text comes from"} <= used
     for lang in LANGS:
         catalog = _catalog(lang)
         for msgid in used:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pravila.content import Library
-from pravila.urls import entry_url
+from pravila.links import entry_url
 
 pytestmark = pytest.mark.browser
 
@@ -151,6 +151,8 @@ def test_run_in_preview_and_a_z_filter(desktop, live_server: str, screenshot_dir
         expect(row).to_contain_text("Použití pozice pro kouzlo vyšší úrovně")
     box.fill("zzzz")
     expect(page.locator(".pv-az-empty")).to_be_visible()
+    box.fill("neni v SRD")  # words only a screen reader hears (why an English name is marked) match nothing
+    expect(page.locator(".pv-az-empty")).to_be_visible()
     box.fill("soustredeni")  # no diacritics
     expect(page.locator(".pv-az-group li:visible").first).to_contain_text("Soustředění")
     box.fill("")
@@ -234,3 +236,59 @@ def test_print_stylesheet_hides_the_chrome(desktop, live_server: str, screenshot
     assert all(hidden), hidden
     _shot(page, screenshot_dir / "desktop-11-print.png")
     page.pdf(path=str(screenshot_dir / "print-actions-ru.pdf"))
+
+
+# --- the pages as a reader sees them: light and dark, laptop and phone ---------------------------
+
+# (name, path): a rule page with editor's notes and a calculator, a Czech page with notes, one
+# with calculators, the A–Z indexes, the chapter pages, the chooser.
+LOOKS = [
+    ("ru-rule", "/ru/combat/movement/#high-jump"),
+    ("cs-notes", "/cs/spellcasting/schools-of-magic/"),
+    ("cs-rule", "/cs/spellcasting/effects/#saving-throws"),
+    ("ru-a-z", "/ru/a-z/"),
+    ("cs-a-z", "/cs/a-z/"),
+    ("ru-chapter", "/ru/combat/"),
+    ("cs-chapter", "/cs/spellcasting/"),
+    ("chooser", "/index.html"),
+]
+VIEWPORTS = {
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2},
+}
+
+
+def _background(page, selector: str) -> str:
+    return page.evaluate(f"getComputedStyle(document.querySelector({selector!r})).backgroundColor")
+
+
+@pytest.mark.parametrize("device", list(VIEWPORTS))
+def test_pages_in_light_and_dark(browser, live_server: str, screenshot_dir: Path, device: str):
+    """Every kind of page fits the screen in both colour schemes; editor's notes stand apart from rules text."""
+    for scheme in ("light", "dark"):
+        context = browser.new_context(**VIEWPORTS[device], color_scheme=scheme, locale="en-US")
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        errors = _errors(page)
+        for name, path in LOOKS:
+            page.goto(f"{live_server}{path}")
+            page.wait_for_timeout(250)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= VIEWPORTS[device]["viewport"]["width"], f"{path} is {width} px wide ({device}, {scheme})"
+            if name == "chooser":
+                dark_page = page.evaluate("getComputedStyle(document.body).backgroundColor") in ("rgb(27, 25, 24)",)
+                assert dark_page == (scheme == "dark"), f"the chooser ignores prefers-color-scheme: {scheme}"
+            else:
+                assert page.get_attribute("body", "data-md-color-scheme") == ("slate" if scheme == "dark" else "default")
+            if page.locator(".pv-notes").count():
+                notes = page.locator(".pv-notes").first
+                notes.scroll_into_view_if_needed()
+                label = notes.locator(".pv-notes__label")
+                expect_label = "Примечание редактора" if path.startswith("/ru/") else "Poznámka redakce"
+                assert label.inner_text().strip().upper().endswith(expect_label.upper())
+                # a box of its own: not the article's background, not a rules paragraph's look
+                assert _background(page, ".pv-notes") != _background(page, "article")
+                page.wait_for_timeout(150)
+            page.screenshot(path=screenshot_dir / f"look-{device}-{scheme}-{name}.png")
+        assert errors == []
+        context.close()

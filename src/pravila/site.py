@@ -93,6 +93,7 @@ def language_sites(project: "Project", library: Library) -> list[LanguageSite]:
             lang,
             widget_for=getattr(widgets, "widget_for", None),
             calculators_page=getattr(widgets, "calculators_page", None),
+            widget_data=getattr(widgets, "page_data", None),
         )
         for lang in project.codes
         if library.chapters_in(lang)

@@ -1,30 +1,11 @@
-"""Where an entry lives on the site.
+"""Where an entry lives: now :mod:`pravila.links` (every URL and relative link).
 
-One page per top-level entry (a section of the chapter), every entry an
-anchor on its section's page: ``/ru/combat/movement/#high-jump``.  The site
-generator, the search index and ``pravila export`` all ask here.
+Kept so that modules not yet re-pointed (``index``, ``serialize``,
+``answers``) keep working; import from :mod:`pravila.links` instead.
 """
 
 from __future__ import annotations
 
-from .content import Entry, Library
+from .links import entry_url, page_path
 
-
-def page_path(library: Library, entry: Entry) -> str:
-    """The Markdown file (relative to the language's docs folder) that shows the entry.
-
-    >>> page_path(lib, lib.get("ru", "high-jump"))
-    'combat/movement.md'
-    """
-    section = library.section_of(entry)
-    return f"{entry.chapter.id}/{section.id}.md"
-
-
-def entry_url(library: Library, entry: Entry) -> str:
-    """The entry's address from the site root.
-
-    >>> entry_url(lib, lib.get("ru", "high-jump"))
-    '/ru/combat/movement/#high-jump'
-    """
-    section = library.section_of(entry)
-    return f"/{entry.lang}/{entry.chapter.id}/{section.id}/#{entry.id}"
+__all__ = ["entry_url", "page_path"]

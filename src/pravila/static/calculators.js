@@ -8,9 +8,11 @@
  * rule in both files and in the vectors.
  *
  * Widgets are the <aside class="pravila-calc"> blocks of pravila.widgets:
- * labels are already in the markup, answer templates in data-strings, rule
- * links in data-rules.  Set-up is idempotent and runs on every page of
- * Material's instant navigation (document$), or once on a plain page.
+ * labels are already in the markup, rule links in data-rules, and the answer
+ * templates of all the page's widgets once per page, in the data-strings of
+ * <div id="pravila-calc-data" data-lang="…">.  Set-up is
+ * idempotent and runs on every page of Material's instant navigation
+ * (document$), or once on a plain page.
  */
 (function () {
   "use strict";
@@ -451,6 +453,25 @@
     return html + '<span class="pravila-calc__line pravila-calc__rules">' + escapeHtml(strings.rules) + " " + cited + "</span>";
   }
 
+  // Answer templates and messages by language, from every page's data block:
+  // a page swapped in by instant navigation brings its own; a widget whose
+  // page has none uses what earlier pages gave.
+  var stringsByLang = {};
+
+  function readPageData() {
+    document.querySelectorAll('[id="pravila-calc-data"]').forEach(function (el) {
+      var lang = el.getAttribute("data-lang");
+      if (!lang) return;
+      var strings = readJson(el, "data-strings");
+      var known = stringsByLang[lang] || (stringsByLang[lang] = {});
+      Object.keys(strings).forEach(function (key) { known[key] = strings[key]; });
+    });
+  }
+
+  function stringsFor(lang) {
+    return stringsByLang[lang] || (stringsByLang[lang] = {});
+  }
+
   function readJson(root, name) {
     try {
       return JSON.parse(root.getAttribute(name) || "{}");
@@ -472,7 +493,7 @@
     root.setAttribute("data-ready", "1");
     var kind = root.getAttribute("data-calc");
     var lang = root.getAttribute("data-lang") || document.documentElement.lang || "en";
-    var strings = readJson(root, "data-strings");
+    var strings = stringsFor(lang);
     var links = readJson(root, "data-rules");
     var defaults = readJson(root, "data-defaults");
     var list = root.querySelector(".pravila-calc__legs");
@@ -599,6 +620,7 @@
   }
 
   function setupAll(scope) {
+    readPageData();
     (scope || document).querySelectorAll(".pravila-calc").forEach(setup);
   }
 

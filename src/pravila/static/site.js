@@ -15,6 +15,13 @@
       .trim();
   }
 
+  /* An element's text without what is there for screen readers only (.pv-sr). */
+  function visibleText(el) {
+    var copy = el.cloneNode(true);
+    Array.prototype.forEach.call(copy.querySelectorAll(".pv-sr"), function (sr) { sr.remove(); });
+    return copy.textContent;
+  }
+
   /* The A–Z index: a filter box over all terms. */
   function setupIndexFilter() {
     var input = document.querySelector(".pv-az-filter");
@@ -24,7 +31,7 @@
     var groups = Array.prototype.slice.call(document.querySelectorAll(".pv-az-group"));
     var rows = groups.map(function (group) {
       return Array.prototype.slice.call(group.querySelectorAll("li")).map(function (li) {
-        return { li: li, text: fold(li.textContent) };
+        return { li: li, text: fold(visibleText(li)) };
       });
     });
     var empty = document.querySelector(".pv-az-empty");
