@@ -19,6 +19,7 @@ from typing import Any, Iterator
 import pytest
 
 from pravila import answers, widgets
+from pravila.calctables import as_javascript
 from pravila.calculators import CalcError
 from helpers import repo_project
 
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.browser
 
 STATIC = Path(widgets.__file__).parent / "static"
 SCRIPT = (STATIC / "calculators.js").read_text(encoding="utf-8")
+TABLES = as_javascript()  # what the build writes as assets/pravila/calculators-tables.js
 LANGS = (None, "ru", "cs")
 RU_WIDGETS = ("long-jump", "being-prone", "moving-a-grappled-creature")  # rule widgets on the ru test page
 
@@ -48,6 +50,7 @@ def js(browser) -> Iterator[Any]:
     context = browser.new_context()
     page = context.new_page()
     page.set_content("<!doctype html><html><head><meta charset='utf-8'></head><body></body></html>")
+    page.add_script_tag(content=TABLES)
     page.add_script_tag(content=SCRIPT)
     yield page
     context.close()
@@ -125,8 +128,9 @@ def _standalone(tmp_path: Path, library, lang: str = "ru", *, material_stub: boo
                 "window.__navigate = function (html) { document.querySelector('main').innerHTML = html;"
                 " window.__pages.forEach(function (fn) { fn(); }); };</script>")
     (tmp_path / "calculators.js").write_text(SCRIPT, encoding="utf-8")
+    (tmp_path / "calculators-tables.js").write_text(TABLES, encoding="utf-8")
     (tmp_path / "calculators.css").write_text((STATIC / "calculators.css").read_text(encoding="utf-8"), encoding="utf-8")
-    tag = "<script src='calculators.js'></script>" if script else ""
+    tag = "<script src='calculators-tables.js'></script><script src='calculators.js'></script>" if script else ""
     page = (
         f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>calc</title>"
         "<link rel='stylesheet' href='calculators.css'></head>"
@@ -389,6 +393,7 @@ def test_loading_a_page_leaves_the_answers_alone(page, tmp_path, library) -> Non
         " outs.forEach((o) => { o.firstChild.__prerendered = true; }); return outs.length; }"
     )
     assert marked == 6
+    page.add_script_tag(content=TABLES)
     page.add_script_tag(content=SCRIPT)
     assert page.locator(".pravila-calc[data-ready='1']").count() == 6
     kept = "() => [...document.querySelectorAll('output')].filter((o) => o.firstChild.__prerendered).length"

@@ -80,6 +80,9 @@ BAD = [
     ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    en_status: guessed\n", 16, "jump", "unknown en_status 'guessed'"),
     ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    notes: {a: b}\n", 16, "jump", "field 'notes' must be a list"),
     ("ru/mini.yaml", "  edition: 2014\n", "  edition: 2014\n  provenance: [x]\n", 2, "chapter", "field 'provenance' must be text"),
+    ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    calculator: {calc: fly}\n", 16, "jump", "field 'calculator': calc must be one of jump, spell, move"),
+    ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    calculator: {calc: jump, fields: [dash]}\n", 16, "jump", "field 'dash' is not one of the jump calculator's"),
+    ("ru/mini.yaml", "    kind: movement\n", "    kind: movement\n    calculator: {calc: move, legs: [\"ten\"]}\n", 16, "jump", "field 'calculator': legs: Cannot read the leg ten"),
     # fidelity: a word changed is both a missing source sentence and an invented one
     ("ru/mini.yaml", "в любое время вашего хода", "в любое время чужого хода", 10, "movement", "not in the source: «Вы можете передвигаться в любое время чужого хода.»"),
     ("ru/mini.yaml", "в любое время вашего хода", "в любое время чужого хода", 1, "chapter", "source sentence missing: «Вы можете передвигаться в любое время вашего хода.»"),

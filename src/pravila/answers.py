@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .calculators import ERRORS, RULES, CalcError, JumpResult, MoveResult, SpellResult
+from .calctables import tables
+from .calculators import ERRORS, CalcError, JumpResult, MoveResult, SpellResult
 from .content import Library
 from .i18n import shipped
 from .units import format_feet, signed
@@ -137,22 +138,7 @@ LABELS: dict[str, str] = {
 }
 
 # English names of the rule entries, for readers of the other language.
-RULE_NAMES: dict[str, str] = {
-    "ru:long-jump": "Long Jump",
-    "ru:high-jump": "High Jump",
-    "ru:movement": "Movement",
-    "ru:difficult-terrain": "Difficult Terrain",
-    "ru:climbing-swimming-crawling": "Climbing, Swimming, and Crawling",
-    "ru:being-prone": "Being Prone",
-    "ru:mounting-and-dismounting": "Mounting and Dismounting",
-    "ru:moving-a-grappled-creature": "Moving a Grappled Creature",
-    "ru:dash": "Dash",
-    "ru:moving-around": "Using Different Speeds",
-    "ru:flying-movement": "Flying Movement",
-    "cs:saving-throws": "Saving Throws",
-    "cs:attack-rolls": "Attack Rolls",
-}
-assert set(RULE_NAMES) == set(RULES)
+RULE_NAMES: dict[str, str] = tables().rule_names  # data/calculators.toml
 
 
 def msgids(lang: str | None = None) -> list[str]:

@@ -35,38 +35,37 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-# Rule entries, as ``lang:id`` keys (see pravila.urls.entry_url for their pages).
-LONG_JUMP = "ru:long-jump"
-HIGH_JUMP = "ru:high-jump"
-MOVEMENT = "ru:movement"
-DIFFICULT_TERRAIN = "ru:difficult-terrain"
-CLIMB_SWIM_CRAWL = "ru:climbing-swimming-crawling"
-PRONE = "ru:being-prone"
-MOUNTING = "ru:mounting-and-dismounting"
-GRAPPLED = "ru:moving-a-grappled-creature"
-DASH = "ru:dash"
-SPEEDS = "ru:moving-around"
-FLYING = "ru:flying-movement"
-SAVE_DC = "cs:saving-throws"
-SPELL_ATTACK = "cs:attack-rolls"
+from .calctables import tables
 
-RULES = (
-    LONG_JUMP, HIGH_JUMP, MOVEMENT, DIFFICULT_TERRAIN, CLIMB_SWIM_CRAWL, PRONE, MOUNTING,
-    GRAPPLED, DASH, SPEEDS, FLYING, SAVE_DC, SPELL_ATTACK,
-)
+# The tables are data (data/calculators.toml), shared with the JavaScript twin;
+# the names below are only for reading the formulas.
+_T = tables()
+
+# Rule entries, as ``lang:id`` keys (see pravila.links.entry_url for their pages).
+LONG_JUMP = _T.rule_key("long_jump")
+HIGH_JUMP = _T.rule_key("high_jump")
+MOVEMENT = _T.rule_key("movement")
+DIFFICULT_TERRAIN = _T.rule_key("difficult_terrain")
+CLIMB_SWIM_CRAWL = _T.rule_key("climb_swim_crawl")
+PRONE = _T.rule_key("prone")
+MOUNTING = _T.rule_key("mounting")
+GRAPPLED = _T.rule_key("grappled")
+DASH = _T.rule_key("dash")
+SPEEDS = _T.rule_key("speeds")
+FLYING = _T.rule_key("flying")
+SAVE_DC = _T.rule_key("save_dc")
+SPELL_ATTACK = _T.rule_key("spell_attack")
+RULES = _T.all_rule_keys
 
 # The editions a calculator computes; 2014 is the Russian chapter's (the
 # content of most rules the calculators apply), 2024 the Czech chapter's.
-EDITIONS = (2014, 2024)
-DEFAULT_EDITION = 2014
-
-# A running start: "at least 10 feet" of movement just before the jump.
-RUN_UP_FT = 10
-
-SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")
-MODES = ("walk", "climb", "swim", "crawl", "fly")
-SPEED_NAMES = ("walk", "climb", "swim", "fly")
-ACTIONS = ("stand-up", "mount", "dismount")
+EDITIONS = _T.editions
+DEFAULT_EDITION = _T.default_edition
+RUN_UP_FT = _T.run_up_ft  # a running start: "at least 10 feet" of movement just before the jump
+SIZES = _T.sizes
+MODES = _T.modes
+SPEED_NAMES = _T.speed_names
+ACTIONS = _T.actions
 
 # English error messages; they are also the msgids of the ``calculators``
 # catalog, so the CLI and the widgets show them in the reader's language.

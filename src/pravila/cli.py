@@ -19,6 +19,7 @@ from typing import Any
 
 import click
 
+from .calctables import tables
 from .content import Entry, Library
 from .errors import ContentError, PravilaError
 from .project import Project, load_project
@@ -267,8 +268,8 @@ def serve(ctx: Context, build_dir: Path | None, site_url: str | None, host: str,
 
 # --- calc: the calculators (pravila.calculators, pravila.answers) --------------
 
-CALC_SIZES = ("tiny", "small", "medium", "large", "huge", "gargantuan")  # = calculators.SIZES
-CALC_EDITIONS = ("2014", "2024")  # = calculators.EDITIONS
+CALC_SIZES = tables().sizes
+CALC_EDITIONS = tuple(str(e) for e in tables().editions)
 
 
 class _CalcGroup(click.Group):
@@ -287,7 +288,7 @@ def _calc_output_options(f):
     f = click.option("--metric", is_flag=True, help="Also give lengths in metres (5 ft = 1.5 m).")(f)
     f = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON, with the answer's lines.")(f)
     f = click.option("--lang", metavar="LANG", help="Language of the answer, e.g. ru or cs (default: English).")(f)
-    f = click.option("--edition", type=click.Choice(CALC_EDITIONS), default="2014", show_default=True,
+    f = click.option("--edition", type=click.Choice(CALC_EDITIONS), default=str(tables().default_edition), show_default=True,
                      help="Edition of the rules to compute: 2014 or 2024.")(f)
     return f
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import yaml
 
+from .calctables import Preset, parse_preset
 from .errors import ContentError
 from .markup import Ref, nfc, parse_refs, plain_text
 from .terms import Terminology, load_terms
@@ -108,6 +109,7 @@ class Entry:
     children: list[str] = field(default_factory=list)
     en_status: str = "srd"
     notes: tuple[str, ...] = ()  # editor's notes, in the entry's language; not rules text
+    calculator: Preset | None = None  # the calculator widget that follows the entry's text
 
     @property
     def key(self) -> str:
@@ -345,7 +347,7 @@ def _load_chapter(path: Path, content_dir: Path, langs: tuple[str, ...], problem
 
     entries: list[Entry] = []
     known = {"id", "title", "en", "en_status", "aliases", "kind", "parent", "form", "body", "caption", "edition", "source",
-             "counterparts", "notes", "__line__"}
+             "counterparts", "notes", "calculator", "__line__"}
     for i, raw in enumerate(data["entries"]):
         if not isinstance(raw, dict):
             problems.append(Problem(fname, ch_line, f"entries[{i}]", "an entry must be a mapping"))
@@ -389,6 +391,12 @@ def _load_chapter(path: Path, content_dir: Path, langs: tuple[str, ...], problem
         if en_status not in EN_STATUSES:
             problems.append(Problem(fname, line, label, f"unknown en_status {en_status!r} (expected one of: {', '.join(EN_STATUSES)})"))
             en_status = "srd"
+        calculator = None
+        if raw.get("calculator") is not None:
+            try:
+                calculator = parse_preset(raw["calculator"])
+            except ValueError as e:
+                problems.append(Problem(fname, line, label, f"field 'calculator': {e}"))
         notes = raw.get("notes") or []
         if isinstance(notes, str):
             notes = [notes]
@@ -405,7 +413,7 @@ def _load_chapter(path: Path, content_dir: Path, langs: tuple[str, ...], problem
                 aliases=tuple(nfc(a.strip()) for a in aliases if a.strip()), kind=kind, parent=parent,
                 form=form if form in FORMS else "heading", body=nfc(body.strip("\n")),
                 caption=nfc(caption.strip()) if caption else None, counterparts=counterparts,
-                en_status=en_status, notes=tuple(nfc(n.strip("\n")) for n in notes),
+                en_status=en_status, notes=tuple(nfc(n.strip("\n")) for n in notes), calculator=calculator,
             )
         )
     return chapter, entries

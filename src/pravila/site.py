@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import yaml
 
+from .calctables import as_javascript
 from .content import Library, Problem
 from .errors import BuildError
 from .pages import LanguageSite, Translator, chooser_html, language_site
@@ -51,6 +52,11 @@ if TYPE_CHECKING:
     from .project import Project
 
 ASSETS_PREFIX = "assets/pravila"
+# The scripts every page loads, in order (the tables before the calculators
+# that read them). The other scripts of static/ run elsewhere: the search
+# box's worker and what it imports.
+PAGE_SCRIPTS = ("calculators-tables.js", "calculators.js", "site.js")
+GENERATED_ASSETS = {"calculators-tables.js": as_javascript}
 # Keys `pravila build` writes per language; a project's mkdocs.yml may not set them.
 OWNED: tuple[tuple[str, ...], ...] = (
     ("INHERIT",), ("site_url",), ("docs_dir",), ("site_dir",), ("nav",),
@@ -134,6 +140,8 @@ def write_docs(site: LanguageSite, docs_dir: Path) -> int:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(page.markdown, encoding="utf-8", newline="\n")
     _copy_tree(package_dir("static"), docs_dir / ASSETS_PREFIX)
+    for name, make in GENERATED_ASSETS.items():
+        (docs_dir / ASSETS_PREFIX / name).write_text(make(), encoding="utf-8")
     return len(site.pages)
 
 
@@ -273,8 +281,7 @@ def site_config(project: "Project", site: LanguageSite, *, docs_dir: str, site_o
         "nav": site.nav,
         "extra": {"alternate": alternate, "pravila": {"lang": site.lang}},
         "extra_css": [f"{ASSETS_PREFIX}/{a}" for a in assets if a.endswith(".css")],
-        # *-worker.js files run in a web worker (the search box), not in the page.
-        "extra_javascript": [f"{ASSETS_PREFIX}/{a}" for a in assets if a.endswith(".js") and not a.endswith("-worker.js")],
+        "extra_javascript": [f"{ASSETS_PREFIX}/{a}" for a in PAGE_SCRIPTS],
         "markdown_extensions": {
             "toc": {"permalink": True, "permalink_title": t._("Link to this rule")},
         },

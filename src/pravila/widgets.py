@@ -30,73 +30,19 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from . import answers, calculators as calc
+from .calctables import Preset, page_preset, tables
 from .content import Library
 from .links import CALCULATORS_PAGE, href, page_url, url_of
 from .render import Markup, render_template, template_module
 
-CALCS = ("jump", "spell", "move")
-
-# The rules each calculator can cite.
-CALC_RULES: dict[str, tuple[str, ...]] = {
-    "jump": (calc.LONG_JUMP, calc.HIGH_JUMP),
-    "spell": (calc.SAVE_DC, calc.SPELL_ATTACK),
-    "move": (calc.MOVEMENT, calc.DIFFICULT_TERRAIN, calc.CLIMB_SWIM_CRAWL, calc.PRONE, calc.MOUNTING,
-             calc.GRAPPLED, calc.DASH, calc.SPEEDS, calc.FLYING),
-}
-
-# The error codes each calculator can raise from its widget's inputs.
-CALC_ERRORS: dict[str, tuple[str, ...]] = {
-    "jump": ("strength", "height", "movement-left", "edition"),
-    "spell": ("proficiency", "ability-mod", "level", "ability-score", "spell-inputs", "edition"),
-    "move": ("speed", "climb-speed", "swim-speed", "fly-speed", "size", "drag-size", "distance", "mode",
-             "difficult", "no-fly-speed", "step", "edition"),
-}
-
-
-@dataclass(frozen=True)
-class Preset:
-    """Which calculator a rule entry gets, and the inputs it starts with."""
-
-    calc: str
-    fields: tuple[str, ...] = ()  # optional fields shown (all required ones always are)
-    values: dict[str, Any] = field(default_factory=dict)
-    legs: tuple[calc.Leg, ...] = ()
-
-
-_JUMP_FIELDS = ("standing", "height_ft", "movement_ft", "metric")
-_MOVE_FIELDS = ("edition", "climb_speed", "swim_speed", "fly_speed", "size", "drag", "dash", "stand_up", "mount", "metric")
-
-# (lang, entry id) → the widget after that entry's body.
-WIDGETS: dict[tuple[str, str], Preset] = {
-    ("ru", "long-jump"): Preset("jump", ("standing", "movement_ft", "metric")),
-    ("ru", "high-jump"): Preset("jump", ("standing", "height_ft", "movement_ft", "metric"), {"height_ft": 6}),
-    ("ru", "difficult-terrain"): Preset("move", ("dash", "metric"), legs=(calc.Leg(10, difficult=1), calc.Leg(10))),
-    ("ru", "climbing-swimming-crawling"): Preset("move", ("climb_speed", "swim_speed", "metric"), legs=(calc.Leg(10, "climb"),)),
-    ("ru", "being-prone"): Preset("move", ("stand_up", "metric"), {"stand_up": True}, legs=(calc.Leg(10),)),
-    ("ru", "mounting-and-dismounting"): Preset("move", ("mount", "metric"), {"mount": True}, legs=(calc.Leg(10),)),
-    ("ru", "moving-a-grappled-creature"): Preset("move", ("edition", "size", "drag", "metric"), {"drag": "medium"},
-                                                 legs=(calc.Leg(15),)),
-    ("cs", "saving-throws"): Preset("spell"),
-    ("cs", "attack-rolls"): Preset("spell"),
-}
-
-PAGE_PRESETS: dict[str, Preset] = {
-    "jump": Preset("jump", _JUMP_FIELDS),
-    "spell": Preset("spell"),
-    "move": Preset("move", _MOVE_FIELDS, legs=(calc.Leg(30),)),
-}
-
-DEFAULTS: dict[str, Any] = {
-    "strength": 10, "standing": False, "height_ft": None, "movement_ft": None, "metric": False,
-    "by": "level", "proficiency": 2, "ability_mod": 3, "level": 1, "ability_score": 16,
-    "speed": 30, "climb_speed": 0, "swim_speed": 0, "fly_speed": 0, "size": "medium", "drag": None,
-    "dash": False, "stand_up": False, "mount": False, "edition": calc.DEFAULT_EDITION,
-}
+TABLES = tables()  # data/calculators.toml: rules, errors, fields and defaults of each calculator
+CALCS = TABLES.calcs
+DEFAULTS: dict[str, Any] = {**TABLES.defaults, "edition": TABLES.default_edition}
 
 
 def rule_links(library: Library, lang: str, from_page: str, keys: tuple[str, ...]) -> dict[str, dict[str, str]]:
@@ -112,7 +58,7 @@ def strings_for(calc_name: str, lang: str) -> dict[str, str]:
     """The translated templates a widget's script needs, and nothing else."""
     everything = answers.strings(lang)
     keep = {k for k in answers.TEMPLATES if k.startswith((f"{calc_name}.", "edition.")) or k == "rules"}
-    keep |= {f"error.{code}" for code in CALC_ERRORS[calc_name]}
+    keep |= {f"error.{code}" for code in TABLES.calculators[calc_name].errors}
     if calc_name == "move":
         keep |= {"leg", "remove-leg"}
     return {k: v for k, v in everything.items() if k in keep}
@@ -186,7 +132,7 @@ def render_widget(preset: Preset, uid: str, lang: str, library: Library, from_pa
     the script needs are the page's (:func:`page_data`).
     """
     values = _inputs(preset, edition)
-    links = rule_links(library, lang, from_page, CALC_RULES[preset.calc])
+    links = rule_links(library, lang, from_page, TABLES.rule_keys(preset.calc))
     try:
         result = compute(preset.calc, values, preset.legs)
         answer = answer_html(result, lang, links, metric=values["metric"])
@@ -224,16 +170,16 @@ def offered(lang: str, library: Library) -> list[str]:
     all of them are in the library, and a language gets calculators only when
     it has at least one of those entries itself.
     """
-    calcs = [name for name in CALCS if all(library.by_key(key) is not None for key in CALC_RULES[name])]
-    if not any(key.startswith(f"{lang}:") for name in calcs for key in CALC_RULES[name]):
+    calcs = [name for name in CALCS if all(library.by_key(key) is not None for key in TABLES.rule_keys(name))]
+    if not any(key.startswith(f"{lang}:") for name in calcs for key in TABLES.rule_keys(name)):
         return []
     return calcs
 
 
 def widget_for(entry_id: str, lang: str, library: Library) -> str | None:
     """The widget to show after an entry's body, or None when the entry has none."""
-    preset = WIDGETS.get((lang, entry_id))
     entry = library.get(lang, entry_id)
+    preset = entry.calculator if entry is not None else None
     if preset is None or entry is None or preset.calc not in offered(lang, library):
         return None
     return render_widget(preset, f"calc-{entry_id}", lang, library, page_url(library, entry), entry.edition)
@@ -246,7 +192,8 @@ def page_data(lang: str, library: Library, entry_ids: Iterable[str]) -> str | No
     >>> block.count('id="pravila-calc-data"'), "jump.long" in block, "move." in block, page_data("ru", lib, ["grapple"])
     (1, True, False, None)
     """
-    calcs = [WIDGETS[(lang, e)].calc for e in entry_ids if (lang, e) in WIDGETS]
+    entries = [library.get(lang, e) for e in entry_ids]
+    calcs = [e.calculator.calc for e in entries if e is not None and e.calculator is not None]
     return data_block(lang, calcs) if calcs else None
 
 
@@ -264,7 +211,7 @@ def calculators_page(lang: str, library: Library) -> str | None:
         return None
     from_page = url_of(lang, CALCULATORS_PAGE)
     edition = page_edition(lang, library)
-    widgets = [{"name": name, "widget": Markup(render_widget(PAGE_PRESETS[name], f"calc-page-{name}", lang, library,
+    widgets = [{"name": name, "widget": Markup(render_widget(page_preset(name), f"calc-page-{name}", lang, library,
                                                              from_page, edition))}
                for name in calcs]
     return str(render_template("calculators.md", label=_label(lang), edition=edition, calcs=widgets,

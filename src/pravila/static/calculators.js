@@ -7,6 +7,10 @@
  * feed every vector to window.PravilaCalc and compare with Python.  Change a
  * rule in both files and in the vectors.
  *
+ * Its tables (rule keys, editions, sizes, ways of moving, steps) are data:
+ * window.PravilaCalcTables, from calculators-tables.js, which the build
+ * writes from src/pravila/data/calculators.toml; only the formulas are here.
+ *
  * Widgets are the <aside class="pravila-calc"> blocks of pravila.widgets:
  * labels are already in the markup, rule links in data-rules, and the answer
  * templates of all the page's widgets once per page, in the data-strings of
@@ -23,26 +27,31 @@
     return;
   }
 
-  var LONG_JUMP = "ru:long-jump";
-  var HIGH_JUMP = "ru:high-jump";
-  var MOVEMENT = "ru:movement";
-  var DIFFICULT_TERRAIN = "ru:difficult-terrain";
-  var CLIMB_SWIM_CRAWL = "ru:climbing-swimming-crawling";
-  var PRONE = "ru:being-prone";
-  var MOUNTING = "ru:mounting-and-dismounting";
-  var GRAPPLED = "ru:moving-a-grappled-creature";
-  var DASH = "ru:dash";
-  var SPEEDS = "ru:moving-around";
-  var FLYING = "ru:flying-movement";
-  var SAVE_DC = "cs:saving-throws";
-  var SPELL_ATTACK = "cs:attack-rolls";
+  // The tables are data (src/pravila/data/calculators.toml), written by the
+  // build as calculators-tables.js, which the page loads first.
+  var TABLES = window.PravilaCalcTables;
+  if (!TABLES) throw new Error("calculators.js needs calculators-tables.js (window.PravilaCalcTables) first");
+  var RULE = TABLES.rules;
+  var LONG_JUMP = RULE.long_jump;
+  var HIGH_JUMP = RULE.high_jump;
+  var MOVEMENT = RULE.movement;
+  var DIFFICULT_TERRAIN = RULE.difficult_terrain;
+  var CLIMB_SWIM_CRAWL = RULE.climb_swim_crawl;
+  var PRONE = RULE.prone;
+  var MOUNTING = RULE.mounting;
+  var GRAPPLED = RULE.grappled;
+  var DASH = RULE.dash;
+  var SPEEDS = RULE.speeds;
+  var FLYING = RULE.flying;
+  var SAVE_DC = RULE.save_dc;
+  var SPELL_ATTACK = RULE.spell_attack;
 
-  var EDITIONS = [2014, 2024];
-  var DEFAULT_EDITION = 2014;
-  var RUN_UP_FT = 10;
-  var SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"];
-  var MODES = ["walk", "climb", "swim", "crawl", "fly"];
-  var ACTIONS = ["stand-up", "mount", "dismount"];
+  var EDITIONS = TABLES.editions;
+  var DEFAULT_EDITION = TABLES.defaultEdition;
+  var RUN_UP_FT = TABLES.runUpFt;
+  var SIZES = TABLES.sizes;
+  var MODES = TABLES.modes;
+  var ACTIONS = TABLES.actions;
 
   function CalcError(code, params) {
     var e = new Error(code);
