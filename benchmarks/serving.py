@@ -10,8 +10,9 @@ It builds the sites and the index once into a temporary folder (or uses
 end, also on Ctrl-C.  Then, for each number of connections, each for
 ``--seconds``:
 
-1. search: ``GET /api/search``, each request the next query of a rotating
-   mix of about 100 queries as players type them (``queries_mix.txt``);
+1. search: ``GET /api/search?q=…&lang=…&limit=20`` (the search box's limit),
+   each request the next query of a rotating mix of about 100 queries as
+   players type them (``queries_mix.txt``);
 2. static: one rule page (``/ru/combat/movement/``) alone;
 3. static under search: the same page while as many other connections run
    the search mix (their own figures are printed as a "background" row);
@@ -60,6 +61,7 @@ HERE = Path(__file__).resolve().parent
 QUERIES_MIX = HERE / "queries_mix.txt"
 STATIC_PAGE = "/ru/combat/movement/"
 HOST = "127.0.0.1"
+SEARCH_LIMIT = 20  # what the site's search box asks for (src/pravila/static/search-worker.js)
 BAD_WORD_CLIENTS = 4
 BAD_WORD_LETTERS = 200
 REQUEST_TIMEOUT = 10.0  # seconds; a request that takes longer counts as a socket error
@@ -236,7 +238,7 @@ def load_query_mix(path: Path = QUERIES_MIX) -> list[tuple[str, str]]:
     return pairs
 
 
-def search_target(query: str, lang: str, limit: int = 10) -> str:
+def search_target(query: str, lang: str, limit: int = SEARCH_LIMIT) -> str:
     return f"/api/search?q={quote(query, safe='')}&lang={lang}&limit={limit}"
 
 
@@ -403,7 +405,7 @@ function request()
     local alphabet = (math.random(2) == 1) and cyrillic or latin
     local word = {}
     for i = 1, bad_words do word[i] = alphabet[math.random(#alphabet)] end
-    return wrk.format("GET", "/api/search?q=" .. table.concat(word) .. "&lang=all&limit=10")
+    return wrk.format("GET", "/api/search?q=" .. table.concat(word) .. "&lang=all&limit=%(limit)d")
   end
   return wrk.format("GET", targets[(counter %% #targets) + 1])
 end
@@ -439,6 +441,7 @@ def wrk_script(load: Load, folder: Path) -> Path:
         "targets": ", ".join(lua_string(t) for t in load.targets) or '"/"',
         "bad_words": 0 if load.targets else BAD_WORD_LETTERS,
         "seed": load.seed,
+        "limit": SEARCH_LIMIT,
     }
     path.write_text(source, encoding="utf-8")
     return path
