@@ -16,7 +16,8 @@ It starts ``pravila serve`` on a temporary build as ``serving.py`` does (or
 uses ``--url``), sends the requests over a few keep-alive connections, then
 replays every request that got a 5xx alone and reads the server's log to
 name the cause.  With ``--cli N`` it also runs ``pravila search`` on N of
-the queries and counts tracebacks against clean errors.
+the queries (those that got a 5xx first) and counts tracebacks against
+clean errors.
 
 Prints the counts by status, every distinct 5xx cause with the first input
 that caused it, answers under ``/api/`` that are not JSON, connections
