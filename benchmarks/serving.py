@@ -365,6 +365,11 @@ class AsyncioClient:
             procs[0].start()
             timeout = max(load.seconds for load in loads) + REQUEST_TIMEOUT + 30
             return [q.get(timeout=timeout) for q in queues]
+        except BaseException:  # Ctrl-C, or a load that never reported: stop the others now
+            for p in procs:
+                if p.is_alive():
+                    p.kill()
+            raise
         finally:
             for p in procs:
                 p.join(timeout=REQUEST_TIMEOUT + 5)
