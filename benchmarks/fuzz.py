@@ -676,6 +676,14 @@ def run_cli(cases: list[Case], build_dir: Path, n: int, seed: int,
 # --- report ----------------------------------------------------------------------------------------------------
 
 
+def endpoint(case: Case) -> str:
+    """/api/search, /api/entries, /healthz, another /api/ path, or the static site."""
+    for prefix in ("/api/search", "/api/entries", "/healthz", "/api"):
+        if case.target.startswith(prefix):
+            return prefix
+    return "the static site"
+
+
 def is_api(case: Case) -> bool:
     return case.target.startswith(("/api", "/healthz"))
 
@@ -694,7 +702,8 @@ def report(run: Run, causes: dict[Outcome, Cause], alone: dict[Outcome, float], 
         groups: dict[tuple, list[Outcome]] = {}
         for o in fives:
             cause = causes.get(o)
-            key = cause.key if cause else ("(not replayed)", o.case.family)
+            key = cause.key if cause else (f"cause not read (no server log or not replayed): {o.status} on "
+                                           f"{endpoint(o.case)}, answer {o.body[:50]!r}",)
             groups.setdefault(key, []).append(o)
         replayed = sum(1 for o in fives if o in causes)
         print(f"  {len(groups)} distinct cause(s); {replayed} of the 5xx requests replayed alone to read the cause")
