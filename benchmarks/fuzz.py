@@ -664,7 +664,7 @@ def run_cli(cases: list[Case], build_dir: Path, n: int, seed: int,
         case, argv = job
         try:
             done = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=60,
-                                  stdin=subprocess.DEVNULL)
+                                  stdin=subprocess.DEVNULL, cwd=Path(__file__).resolve().parents[1])
             return CliOutcome(case, argv, done.returncode, done.stderr)
         except subprocess.TimeoutExpired:
             return CliOutcome(case, argv, -1, "timed out after 60 s")

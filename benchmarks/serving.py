@@ -58,6 +58,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 HERE = Path(__file__).resolve().parent
+REPO = HERE.parent  # pravila commands run here, whatever the current folder
 QUERIES_MIX = HERE / "queries_mix.txt"
 STATIC_PAGE = "/ru/combat/movement/"
 HOST = "127.0.0.1"
@@ -130,7 +131,7 @@ def pravila(*args: str) -> list[str]:
 def build_site(build_dir: Path) -> float:
     started = time.perf_counter()
     result = subprocess.run(pravila("build", "--build-dir", str(build_dir)), capture_output=True, text=True,
-                            timeout=600)
+                            timeout=600, cwd=REPO)
     if result.returncode != 0:
         raise SystemExit(f"pravila build failed:\n{result.stdout}{result.stderr}")
     return time.perf_counter() - started
@@ -138,7 +139,7 @@ def build_site(build_dir: Path) -> float:
 
 def start_pravila_serve(build_dir: Path, port: int, serve_args: list[str], log_path: Path) -> Process:
     argv = pravila("serve", "--build-dir", str(build_dir), "--host", HOST, "--port", str(port), *serve_args)
-    process = Process(argv, log_path)
+    process = Process(argv, log_path, cwd=REPO)
     try:
         wait_until_up(process, port, "/healthz")
     except BaseException:
