@@ -21,7 +21,7 @@ from rapidfuzz.distance import OSA, LCSseq
 __all__ = ["MAX_FUZZY_LETTERS", "MAX_FUZZY_WORDS", "MIN_FUZZY_LETTERS", "Vocabulary", "max_edits"]
 
 MIN_FUZZY_LETTERS = 5  # shorter words are too easy to mistake for others
-MAX_FUZZY_LETTERS = 24  # longer "words" are not typos of any word of the rules (their longest key has 20 letters)
+MAX_FUZZY_LETTERS = 24  # longer "words" are no typo of a word of the rules (the longest has 19 letters, its key 16)
 MAX_FUZZY_WORDS = 4  # words of one query looked up fuzzily, at most
 LONG_KEY = 7  # keys of this many letters may lose two letters to meet a probe, shorter ones one
 

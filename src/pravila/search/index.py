@@ -31,6 +31,7 @@ index format (:data:`pravila.search.generations.FORMAT`).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import pickle
@@ -60,7 +61,7 @@ __all__ = ["analyzer", "build_index", "document", "english_analyzer", "schema", 
 
 PARALLEL_FROM = 4000  # entries in all from which each language's part is written in a process of its own
 BATCH = 250  # entries sent to a part's process at a time
-WRITER_MB = 256  # memory of one Whoosh writer before it spills to temporary files
+WRITER_MB = 1024  # a writer sorts postings in memory up to this (50 000 entries of a language: ~1 GB), then spills to slow temporary files
 
 
 # --- Whoosh adapters (pickled into the index: keep their names and module stable) ---------
@@ -203,15 +204,16 @@ def document(library: Library, entry: Entry) -> dict[str, Any]:
     """The fields of one entry's index document."""
     data = entry_to_dict(library, entry)
     lang = entry.lang
-    return {
+    fields = {
         "key": entry.key,
         "names": [("title", entry.title), ("en", entry.en), *(("alias", a) for a in entry.aliases)],
         "entry": json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-        f"title_{lang}": entry.title,
-        f"alias_{lang}": "\n".join(entry.aliases),
-        f"body_{lang}": data["text"],
-        f"en_{lang}": english_names(entry),
+        field("title", lang): entry.title,
+        field("alias", lang): "\n".join(entry.aliases),
+        field("body", lang): data["text"],
+        field(ENGLISH_FIELD, lang): english_names(entry),
     }
+    return {name: value for name, value in fields.items() if value != ""}  # an empty field is no work for Whoosh
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -281,6 +283,7 @@ def _write_part(folder: Path, recipe: Recipe, documents: Iterable[dict[str, Any]
 def write_part_from_stdin() -> None:
     """A part's process (:func:`_write_in_processes`): pickles on stdin — the folder and the recipe, then
     batches of documents, then None — and the number written on stdout."""
+    gc.disable()  # a short-lived process making millions of small objects: the cycle collector only slows it
     source = sys.stdin.buffer
     folder, recipe = pickle.load(source)
 
