@@ -99,7 +99,7 @@ def test_hits_carry_what_the_api_promises(searcher, library):
         assert set(hit) == {"id", "lang", "title", "url", "snippet", "score"}
         entry = library.get(hit["lang"], hit["id"])
         assert hit["title"] == entry.title
-        assert hit["url"].startswith(f"/ru/combat/") and hit["url"].endswith(f"#{entry.id}")
+        assert hit["url"].startswith("/ru/combat/") and hit["url"].endswith(f"#{entry.id}")
     scores = [h["score"] for h in d["hits"]]
     assert scores == sorted(scores, reverse=True)
 

@@ -8,7 +8,6 @@ says not ok) — never a traceback, never a dead process.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import subprocess
 import sys
@@ -30,8 +29,6 @@ from pravila.cli import main
 from pravila.content import Chapter, Entry, Library
 from pravila.search import IndexUnavailable, generations_dir
 from pravila.search.generations import FORMAT_FILE
-
-SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 def library_of(tmp_path: Path, bodies: dict[str, str]) -> Library:
@@ -149,8 +146,8 @@ def test_written_in_processes_or_not_the_index_answers_the_same(library, tmp_pat
 
 
 def test_equal_scores_are_ordered_as_in_the_library(tmp_path):
-    bodies = {f"same-{n}": "Drak létá nad horami." for n in range(30)}
-    with searcher(index_library(library_of(tmp_path, bodies), tmp_path / "index") and tmp_path / "index") as s:
+    index_library(library_of(tmp_path, {f"same-{n}": "Drak létá nad horami." for n in range(30)}), tmp_path / "index")
+    with searcher(tmp_path / "index") as s:
         result = s.search("drak", "cs", 25)
         assert len({h.score for h in result.hits}) == 1
         assert ids(result) == [f"same-{n}" for n in range(25)]

@@ -49,6 +49,7 @@ from whoosh.filedb.filestore import FileStorage
 
 from ..analysis import WORD_RE, index_keys, is_stopword, name_key
 from ..content import Entry, Library
+from ..errors import BuildError
 from ..languages import Language
 from ..serialize import entry_to_dict
 from .engine import ENGLISH_FIELD, TEXT_FIELDS, field
@@ -232,7 +233,7 @@ def write_generation(project: "Project", library: Library, index_dir: Path | Non
     new = new_generation(index_dir)
     try:
         if processes is None:
-            processes = (os.cpu_count() or 1) if len(library.entries) >= PARALLEL_FROM else 1
+            processes = (os.cpu_count() or 1) if len(library.entries) >= PARALLEL_FROM and sys.executable else 1
         parts = [(new / lang.code, library.in_lang(lang.code)) for lang in project.languages]
         recipe = (project.languages, project.english)
         if processes > 1 and len(parts) > 1:
@@ -317,11 +318,11 @@ def _write_in_processes(library: Library, parts: list[tuple[Path, list[Entry]]],
         for (folder, _), (proc, _) in zip(parts, running):
             out, _ = proc.communicate(pickle.dumps(None))
             if proc.returncode != 0 or not out.strip().isdigit():
-                raise RuntimeError(f"writing the search index part {folder.name} failed (exit status {proc.returncode})")
+                raise BuildError(f"writing the search index part {folder.name} failed (exit status {proc.returncode})")
             counts.append(int(out))
         return counts
     except BrokenPipeError:
-        raise RuntimeError("a process writing the search index ended early (its error is above)") from None
+        raise BuildError("a process writing the search index ended early (its error is above)") from None
     finally:
         for proc, _ in running:
             if proc.poll() is None:
