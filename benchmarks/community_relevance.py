@@ -34,9 +34,9 @@ from pathlib import Path
 import yaml
 
 from pravila.content import load_library
-from pravila.index import build_index
+from pravila.search import build_index
 from pravila.project import load_project
-from pravila.query import Searcher
+from pravila.search import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,17 +1,19 @@
 """Search speed, measured: query latency and index build time.
 
-    .venv/bin/python benchmarks/search.py [--entries 10000] [--rounds 3] [--skip-http]
+    .venv/bin/python benchmarks/search.py [--entries 10000,50000] [--rounds 3] [--skip-http]
 
-Two corpora:
+Corpora:
 
 - the real content (both chapters);
-- a generated corpus of ``--entries`` entries per language, made from the
-  real content's sentences, titles and names (so the vocabulary, word
-  frequencies and morphology are real, at 100x the size).
+- generated corpora of ``--entries`` entries per language (each size in
+  turn), made from the real content's sentences, titles and names (so the
+  vocabulary, word frequencies and morphology are real, at 100-600x the size).
 
 Queries: the relevance set (tests/relevance/queries.yaml): one first pass
 with fresh caches (the process warmed up: morphology loaded, index open),
-then ``--rounds`` warm passes.  For each corpus it prints p50/p95 latency of
+then ``--rounds`` warm passes.  Warm figures are the p50/p95 over the queries
+of each query's median over the warm passes; first-pass figures the p50/p95
+of each query's one time.  For each corpus it prints that latency of
 ``Searcher.search`` in process,
 of ``GET /api/search`` over HTTP (uvicorn on a free port, one keep-alive
 client), and of SQLite FTS5 (``unicode61 remove_diacritics 2``, bm25 with the
@@ -39,14 +41,12 @@ from pathlib import Path
 import yaml
 
 from pravila.content import Chapter, Entry, Library, load_library
-from pravila.index import build_index
+from pravila.search import build_index
 from pravila.project import Project, load_project
-from pravila.query import Searcher
+from pravila.search import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
-
-REPO = Path(__file__).resolve().parents[1]
-QUERIES = REPO / "tests" / "relevance" / "queries.yaml"
+QUERIES = ROOT / "tests" / "relevance" / "queries.yaml"
 
 
 # --- corpora ----------------------------------------------------------------------
@@ -91,27 +91,27 @@ def load_queries() -> list[tuple[str, str]]:
 # --- timing ------------------------------------------------------------------------
 
 
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    """(p50, p95) in milliseconds."""
-    ordered = sorted(samples)
+def percentiles(samples: list[float] | list[list[float]]) -> tuple[float, float]:
+    """(p50, p95) in milliseconds over the queries (of each query's median, when it ran several times)."""
+    ordered = sorted(statistics.median(s) if isinstance(s, list) else s for s in samples)
     p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
     return statistics.median(ordered) * 1000, p95 * 1000
 
 
-def time_calls(call, queries, rounds: int) -> tuple[list[float], list[float]]:
-    """(first pass, warm passes): each query once on fresh caches, then ``rounds`` more times."""
+def time_calls(call, queries, rounds: int) -> tuple[list[float], list[list[float]]]:
+    """(first pass, warm passes): each query's time on fresh caches, then its ``rounds`` more times."""
     call("разминка zahřátí warmup", "all")  # load the morphology and open the index, nothing else
     first = []
     for q, lang in queries:
         started = time.perf_counter()
         call(q, lang)
         first.append(time.perf_counter() - started)
-    warm = []
+    warm: list[list[float]] = [[] for _ in queries]
     for _ in range(rounds):
-        for q, lang in queries:
+        for times, (q, lang) in zip(warm, queries):
             started = time.perf_counter()
             call(q, lang)
-            warm.append(time.perf_counter() - started)
+            times.append(time.perf_counter() - started)
     return first, warm
 
 
@@ -121,7 +121,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def http_samples(project: Project, queries, rounds: int) -> tuple[list[float], list[float]]:
+def http_samples(project: Project, queries, rounds: int) -> tuple[list[float], list[list[float]]]:
     """Latency of GET /api/search through a real uvicorn server."""
     import httpx
     import uvicorn
@@ -202,7 +202,7 @@ def run_corpus(name: str, library: Library, queries, rounds: int, http: bool) ->
         fts = Fts5(library)
         theirs = time_calls(fts.search, queries, rounds)
 
-    def row(engine: str, samples: tuple[list[float], list[float]], build: str) -> str:
+    def row(engine: str, samples: tuple[list[float], list[list[float]]], build: str) -> str:
         (f50, f95), (w50, w95) = percentiles(samples[0]), percentiles(samples[1])
         return f"| {name} | {docs} | {engine} | {w50:.2f} | {w95:.2f} | {f50:.2f} | {f95:.2f} | {build} |"
 
@@ -218,7 +218,8 @@ def run_corpus(name: str, library: Library, queries, rounds: int, http: bool) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--entries", type=int, default=10_000, help="Generated entries per language (default 10000).")
+    parser.add_argument("--entries", default="10000,50000",
+                        help="Generated entries per language, one corpus per number (default 10000,50000).")
     parser.add_argument("--rounds", type=int, default=3, help="Timed passes over the query set (default 3).")
     parser.add_argument("--skip-http", action="store_true", help="Do not time the HTTP API.")
     args = parser.parse_args(argv)
@@ -235,9 +236,10 @@ def main(argv: list[str] | None = None) -> int:
             "|---|---:|---|---:|---:|---:|---:|---:|"]
     rows += run_corpus("real content", real, queries, args.rounds, not args.skip_http)
     print("\n".join(rows), flush=True)
-    generated = generated_library(real, args.entries)
-    more = run_corpus(f"generated {args.entries}/lang", generated, queries, args.rounds, not args.skip_http)
-    print("\n".join(more))
+    for size in (int(n) for n in args.entries.split(",") if n.strip()):
+        generated = generated_library(real, size)
+        print("\n".join(run_corpus(f"generated {size}/lang", generated, queries, args.rounds, not args.skip_http)), flush=True)
+        del generated
     return 0
 
 

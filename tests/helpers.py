@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pravila.content import Library
-from pravila.index import build_index
+from pravila.search import build_index
 from pravila.project import Project, load_project
-from pravila.query import Searcher
+from pravila.search import Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTENT_DIR = ROOT / "content"

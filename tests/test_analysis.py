@@ -7,9 +7,10 @@ import unicodedata
 
 import pytest
 
-from pravila import analysis, index
+from pravila import analysis
+from pravila.search import index
 from pravila.analysis import index_keys, query_word
-from pravila.index import analyzer, english_analyzer
+from pravila.search.index import analyzer, english_analyzer
 from pravila.languages import load_registry
 
 REGISTRY = load_registry()
@@ -128,7 +129,7 @@ def test_analyzers_pickle_and_keep_their_import_path():
         again = pickle.loads(pickle.dumps(ana))
         assert [t.text for t in again("Прыжок sesílání jumping")] == [t.text for t in ana("Прыжок sesílání jumping")]
     for name in ("WordTokenizer", "StopFilter", "KeysFilter", "NameKeysFilter"):
-        assert getattr(index, name).__module__ == "pravila.index"
+        assert getattr(index, name).__module__ == "pravila.search.index"
 
 
 def test_the_analyzer_keeps_character_offsets_for_highlighting():

@@ -24,7 +24,7 @@ from pravila.content import load_library as _load_library
 
 QUERIES_FILE = Path(__file__).parent / "relevance" / "queries.yaml"
 KINDS = ("title", "inflected", "paraphrase", "folding", "typo", "english")
-MIN_MRR = 0.9
+MIN_MRR = 0.97  # the development set scores 0.978: three queries falling from first to second place fail it
 
 
 @dataclass(frozen=True)
@@ -169,7 +169,7 @@ def test_every_expected_entry_exists(library):
             assert any(library.get(lang, entry_id) for lang in langs), f"{case.q!r}: no entry {entry_id!r}"
 
 
-def test_mrr_at_10_is_at_least_0_9(searcher):
+def test_mrr_at_10_is_at_least_0_97(searcher):
     per_kind, details = evaluate(pravila_search(searcher))
     misses = [f"  {c.kind:<10} {c.lang} {c.q!r}: want {'/'.join(c.expect)}, rank {r}, got {ids[:3]}"
               for c, r, ids in details if r != 1]

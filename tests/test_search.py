@@ -15,8 +15,8 @@ from helpers import searcher as Searcher
 from pravila.analysis import index_keys, normalize, query_word
 from pravila.cli import main
 from pravila.content import Chapter, Entry, Library
-from pravila.index import generations_dir
-from pravila.query import MAX_QUERY_CHARS, QueryError
+from pravila.search import generations_dir
+from pravila.search import MAX_QUERY_CHARS, QueryError
 from pravila.serialize import entry_to_dict
 
 
@@ -99,7 +99,7 @@ def test_hits_carry_what_the_api_promises(searcher, library):
         assert set(hit) == {"id", "lang", "title", "url", "snippet", "score"}
         entry = library.get(hit["lang"], hit["id"])
         assert hit["title"] == entry.title
-        assert hit["url"].startswith(f"/ru/combat/") and hit["url"].endswith(f"#{entry.id}")
+        assert hit["url"].startswith("/ru/combat/") and hit["url"].endswith(f"#{entry.id}")
     scores = [h["score"] for h in d["hits"]]
     assert scores == sorted(scores, reverse=True)
 
@@ -309,7 +309,7 @@ def test_searches_during_rebuilds_always_see_a_whole_index(tmp_path):
 
 
 def test_no_index_is_a_clear_error(tmp_path):
-    from pravila.query import IndexUnavailable
+    from pravila.search import IndexUnavailable
 
     with pytest.raises(IndexUnavailable, match="pravila build"):
         Searcher(tmp_path / "missing").search("прыжок")

@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .errors import IndexUnavailable, QueryError
-from .query import Searcher
+from .search import Searcher
 
 if TYPE_CHECKING:
     from .project import Project

@@ -40,7 +40,7 @@ def build(project: "Project", library: Library | None = None) -> BuildSummary:
     problems and :class:`~pravila.errors.BuildError` when something cannot
     be built or written.
     """
-    from .index import publish, write_generation
+    from .search import publish, write_generation
     from .site import build_site_into, new_site_folder, swap_into_place
 
     if library is None:

@@ -420,7 +420,7 @@ def search(ctx: Context, query: tuple[str, ...], lang: str, limit: int, as_json:
     Words are matched in all their forms, without diacritics and with
     typos; the matching words are highlighted in the snippets.
     """
-    from .query import Searcher, check_lang, check_limit, check_query, snippet_parts
+    from .search import Searcher, check_lang, check_limit, check_query, snippet_parts
 
     project = ctx.project(build_dir)
     text = " ".join(query)
