@@ -213,7 +213,7 @@ def rule_link(library: Library, key: str, lang: str | None = None) -> RuleLink:
     >>> rule_link(lib, "cs:saving-throws").title
     'Saving Throws'
     """
-    from .urls import entry_url
+    from .links import entry_url
 
     entry = library.by_key(key)
     if entry is None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from .content import Entry, Library
 from .terms import Terminology
-from .urls import entry_url
+from .links import entry_url
 
 
 def entry_to_dict(library: Library, entry: Entry) -> dict[str, Any]:
