@@ -83,12 +83,27 @@ def test_words_typed_with_diacritics_prefer_the_exact_form():
     assert without == {"~ritual": 1.0}
 
 
-def test_each_query_word_is_one_or_group_of_at_most_two_keys():
-    for text, lang in [("прыжке в длину", "ru"), ("somatická složka", "cs"), ("spell save DC", "cs")]:
+def test_each_query_word_is_one_or_group_of_at_most_three_keys():
+    for text, lang in [("прыжке в длину", "ru"), ("somatická složka", "cs"), ("spell save DC", "cs"), ("vymítací kouzla", "cs")]:
         for word in query_terms(text, (lang,)):
             keys = query_word(word, L[lang]).keys
-            assert 1 <= len(keys) <= 2
-            assert sum(1 for k, _ in keys if not k.startswith("~")) <= 1  # never two exact keys for one word
+            assert 1 <= len(keys) <= 3  # the lemma, the stem, and the derivational root where there is one
+            assert sum(1 for k, _ in keys if not k.startswith(("~", "^"))) <= 1  # never two exact keys for one word
+            assert max(keys, key=lambda kw: kw[1])[0] in (keys[0][0],)  # the word itself weighs most
+
+
+@pytest.mark.parametrize(
+    "query, text_word, lang",
+    [("vymítací", "Vymítání", "cs"), ("věštecké", "Věštění", "cs"), ("vymitaci", "vymítání", "cs"),
+     ("iluzorní", "Iluze", "cs"), ("transmutační", "Transmutace", "cs"),
+     ("лежащий", "лежание", "ru"), ("стабилизированный", "стабилизация", "ru")],
+)
+def test_derived_words_of_one_root_meet(query, text_word, lang):
+    assert meet(query, text_word, lang)
+
+
+def test_stress_marks_are_not_word_breaks():
+    assert query_terms("пры\u0301жок в длину\u0301") == ["прыжок", "длину"]
 
 
 def test_unknown_words_are_searched_by_their_stem_not_a_guessed_lemma():

@@ -192,6 +192,39 @@ def test_our_analysis_beats_the_plain_analyzer(library, searcher, tmp_path):
         assert ours[kind].mrr > plain[kind].mrr, kind
 
 
+# --- the community vocabulary (tests/relevance/community.yaml) ------------------------------------------
+
+COMMUNITY_FILE = Path(__file__).parent / "relevance" / "community.yaml"
+MIN_COMMUNITY_MRR = 0.90
+
+
+def community_cases() -> list[tuple[Case, dict]]:
+    """The queries players who learned other translations type, each from a cited source (written before tuning)."""
+    data = yaml.safe_load(COMMUNITY_FILE.read_text(encoding="utf-8"))
+    out = []
+    for item in data["queries"]:
+        expect = item["expect"]
+        out.append((Case(item["q"], item["lang"], tuple(expect) if isinstance(expect, list) else (expect,), item["kind"]), item))
+    return out
+
+
+def test_the_community_set_is_big_cited_and_partly_held_out():
+    cases = community_cases()
+    assert len(cases) >= 80
+    for lang in ("ru", "cs"):
+        assert sum(1 for c, _ in cases if c.lang == lang) >= 35
+    assert all(item.get("source") for _, item in cases)
+    assert sum(1 for _, item in cases if item.get("heldout")) >= len(cases) // 5
+
+
+@pytest.mark.parametrize("lang", ["ru", "cs"])
+def test_community_vocabulary_mrr_at_10_is_at_least_0_90(searcher, lang):
+    cases = [c for c, _ in community_cases() if c.lang == lang]
+    per_kind, details = evaluate(pravila_search(searcher), cases)
+    misses = [f"  {c.kind:<18} {c.q!r}: want {'/'.join(c.expect)}, rank {r}, got {ids[:3]}" for c, r, ids in details if r != 1]
+    assert per_kind["all"].mrr >= MIN_COMMUNITY_MRR, f"{lang}: MRR@10 {per_kind['all'].mrr:.3f}\n" + "\n".join(misses)
+
+
 # --- the README table -------------------------------------------------------------------------
 
 

@@ -110,6 +110,36 @@ def test_total_counts_all_matches_not_only_the_page(searcher):
     assert small.total == big.total == len(big.hits) > 2
 
 
+def test_derived_words_find_the_noun_without_any_terminology(tmp_path):
+    """An adjective finds the noun of its root (the analysis layer), not only the variants the terms list."""
+    lib = make_library(tmp_path, "cs", {
+        "divination": "Věštění je škola kouzel, která odhaluje informace.",
+        "illusion": "Iluze klame mysl nebo smysly.",
+        "other": "Kouzlo má úroveň a sesílá se.",
+    })
+    build_index(lib, tmp_path / "index")
+    with Searcher(tmp_path / "index") as s:
+        assert ids(s.search("věštecké kouzlo", "cs"))[0] == "divination"
+        assert ids(s.search("iluzorní", "cs"))[0] == "illusion"
+
+
+def test_a_stressed_query_finds_the_rule(searcher):
+    assert ids(searcher.search("пры\u0301жок в длину", "ru"))[0] == "long-jump"
+
+
+def test_other_translations_words_find_their_rule(searcher):
+    assert ids(searcher.search("распластанность", "ru"))[0] == "being-prone"  # BG3's Russian
+    assert ids(searcher.search("распластанности", "ru"))[0] == "being-prone"  # inflected
+    assert ids(searcher.search("ihned", "cs"))[0] == "instantaneous"  # the Czech SRD
+    assert ids(searcher.search("vymítací kouzla", "cs"))[0] == "schools-of-magic-table"
+
+
+def test_a_shared_word_ranks_this_text_s_meaning_first(searcher):
+    found = ids(searcher.search("vyvolávací", "cs"))
+    assert found[0] == "casting-time"  # «Vyvolávací čas» here; the SRD's Conjuration is another rule
+    assert "schools-of-magic-table" in found[:5]
+
+
 # --- snippets ------------------------------------------------------------------------------------
 
 

@@ -28,7 +28,7 @@ from pravila.api import api_routes
 from pravila.cli import main
 from pravila.content import Chapter, Entry, Library
 from pravila.search import IndexUnavailable, generations_dir
-from pravila.search.generations import FORMAT_FILE
+from pravila.search.generations import FORMAT, FORMAT_FILE
 
 
 def library_of(tmp_path: Path, bodies: dict[str, str]) -> Library:
@@ -82,7 +82,7 @@ def test_a_rebuild_that_cannot_be_opened_keeps_the_old_index_and_shows_in_stats(
         assert s.stats()["entries"]["cs"] == 1
         broken = generations_dir(folder) / "broken"
         broken.mkdir()
-        (broken / FORMAT_FILE).write_text(json.dumps({"format": "pravila-index-3", "languages": ["ru", "cs"]}))
+        (broken / FORMAT_FILE).write_text(json.dumps({"format": FORMAT, "languages": ["ru", "cs"]}))
         tmp_link = tmp_path / "link"
         os.symlink(os.path.relpath(broken, tmp_path), tmp_link)
         os.replace(tmp_link, folder)

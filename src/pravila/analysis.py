@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, NamedTuple
 
+from . import derivation
 from .languages import Language, script_of
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 LOOSE = "~"  # prefix of loose keys; exact keys never start with it (words are letters and digits)
+DERIVED = "^"  # prefix of derivational root keys (pravila.derivation)
 FOREIGN_STEMMER = "snowball:english"  # words in another script than the language's: rule names are English
 
 # A word: letters and digits; an apostrophe or a hyphen inside a word splits it.
@@ -133,13 +135,19 @@ class Word(NamedTuple):
 def words(text: str) -> list[Word]:
     """The words of a text, lowercased, with their character offsets.
 
-    The text is normalized to NFC first; offsets refer to the NFC text (the
-    library's text is NFC already, so they are offsets into it).
+    The text is normalized to NFC first, and combining marks that no letter
+    takes in NFC are dropped (stress marks: «пры́жок» is «прыжок», not two
+    words); offsets refer to that text (the library's text is NFC and has
+    none, so they are offsets into it).
 
     >>> [(w.text, w.start, w.end) for w in words("Прыжок в длину — 10 футов (Two-Weapon)")]
     [('прыжок', 0, 6), ('в', 7, 8), ('длину', 9, 14), ('10', 17, 19), ('футов', 20, 25), ('two', 27, 30), ('weapon', 31, 37)]
+    >>> [w.text for w in words("Пры\u0301жок в длину́")]
+    ['прыжок', 'в', 'длину']
     """
     text = unicodedata.normalize("NFC", text)
+    if not text.isascii():
+        text = "".join(c for c in text if not unicodedata.combining(c))
     return [Word(m.group(0).lower(), m.start(), m.end()) for m in WORD_RE.finditer(text)]
 
 
@@ -329,15 +337,33 @@ def index_keys(word: str, lang: Language) -> tuple[str, ...]:
 
     >>> index_keys("прыжке", ru)
     ('прыжок', '~прыжк', '~прыжок')
-    >>> index_keys("Sesílání".lower(), cs)
-    ('sesílání', '~sesil')
+    >>> index_keys("Sesílání".lower(), cs)  # its derivational root joins sesílací, sesílat
+    ('sesílání', '~sesil', '^sesil')
     >>> index_keys("grapple", ru)
     ('grapple', '~grappl')
     """
     if not _own(word, lang):
         return tuple(dict.fromkeys((word[:MAX_WORD], loose_key(word, lang))))
     base, _ = lemma(word, lang)
-    return tuple(dict.fromkeys((base, loose_key(word, lang), loose_key(base, lang))))
+    derived = derived_key(base, lang)
+    return tuple(dict.fromkeys((base, loose_key(word, lang), loose_key(base, lang), *((derived,) if derived else ()))))
+
+
+def derived_key(base: str, lang: Language) -> str | None:
+    """The derivational root key of a lemma (``^`` + root), where the language has a derivation part.
+
+    Joins a verb, its noun and its participles, an adjective and the noun of
+    its root (:mod:`pravila.derivation`), which the lemmatizer keeps apart.
+
+    >>> derived_key("vymítací", cs) == derived_key("vymítání", cs), derived_key("kouzlo", cs)
+    (True, None)
+    >>> derived_key("лежать", ru) == derived_key("лежание", ru)
+    True
+    """
+    if not lang.derivation:
+        return None
+    found = derivation.root(base, lang.derivation)
+    return DERIVED + found if found else None
 
 
 @dataclass(frozen=True)
@@ -356,6 +382,7 @@ class QueryWord:
 
 EXACT_WEIGHT = 1.0
 LOOSE_WEIGHT = 0.6
+DERIVED_WEIGHT = 0.5  # a word of the same root (vymítací for vymítání): weaker than any form of the word itself
 
 
 @lru_cache(maxsize=CACHE_WORDS // 2)
@@ -364,20 +391,23 @@ def query_word(word: str, lang: Language) -> QueryWord:
 
     >>> query_word("прыжке", ru).keys
     (('прыжок', 1.0), ('~прыжк', 0.6))
-    >>> query_word("sesilani", cs).keys  # no diacritics, unknown to the lemmatizer: loose key only
-    (('~sesil', 1.0),)
+    >>> query_word("sesilani", cs).keys  # no diacritics, unknown to the lemmatizer: loose key (and its root)
+    (('~sesil', 1.0), ('^sesil', 0.5))
     >>> query_word("sesílání", cs).keys  # typed with diacritics: the exact form is preferred
-    (('sesílání', 1.0), ('~sesil', 0.6))
+    (('sesílání', 1.0), ('~sesil', 0.6), ('^sesil', 0.5))
     """
     loose = loose_key(word, lang)
+    derived = None
     if _own(word, lang):
         base, known = lemma(word, lang)
         known = known or has_diacritics(word)
+        derived = derived_key(base, lang)
     else:
         base, known = word[:MAX_WORD], True
+    more = ((derived, DERIVED_WEIGHT),) if derived else ()
     if known and base != loose:
-        return QueryWord(word, lang.code, ((base, EXACT_WEIGHT), (loose, LOOSE_WEIGHT)), loose)
-    return QueryWord(word, lang.code, ((loose, EXACT_WEIGHT),), loose)
+        return QueryWord(word, lang.code, ((base, EXACT_WEIGHT), (loose, LOOSE_WEIGHT), *more), loose)
+    return QueryWord(word, lang.code, ((loose, EXACT_WEIGHT), *more), loose)
 
 
 MAX_QUERY_WORDS = 12

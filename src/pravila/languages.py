@@ -30,7 +30,8 @@ SCRIPTS = ("Cyrillic", "Latin")
 LEMMATIZERS = ("pymorphy3", "simplemma")
 STEMMER_KINDS = ("snowball", "pravila")
 OWN_STEMMERS = ("czech-light",)
-KEYS = ("name", "ui", "locale", "script", "lemmatizer", "stemmer", "letter_folds", "stopwords", "alphabet", "lunr", "browser")
+KEYS = ("name", "ui", "locale", "script", "lemmatizer", "stemmer", "derivation", "letter_folds", "stopwords", "alphabet",
+        "lunr", "browser")
 REQUIRED = ("name", "script", "stemmer")
 ENGLISH = "en"  # the record that analyses rule names (the English field of every language)
 
@@ -56,6 +57,7 @@ class Language:
     alphabet: tuple[str, ...] = ()
     lunr: tuple[str, ...] = ("en",)
     browser: str = ""
+    derivation: str = ""  # derivational roots where the lemmatizer stops (pravila.derivation), or ""
 
     def __repr__(self) -> str:
         return f"Language({self.code!r})"
@@ -113,7 +115,7 @@ def _record_fields(lang: Language) -> dict[str, Any]:
         "name": lang.name, "ui": lang.ui, "locale": lang.locale, "script": lang.script,
         "lemmatizer": lang.lemmatizer, "stemmer": lang.stemmer, "letter_folds": dict(lang.letter_folds),
         "stopwords": sorted(lang.stopwords), "alphabet": " ".join(lang.alphabet), "lunr": list(lang.lunr),
-        "browser": lang.browser,
+        "browser": lang.browser, "derivation": lang.derivation,
     }
 
 
@@ -162,10 +164,15 @@ def make_language(code: str, raw: Mapping[str, Any], where: str) -> Language:
     lunr = raw.get("lunr", ["en"])
     if not isinstance(lunr, list) or not all(isinstance(x, str) for x in lunr):
         raise ProjectError(f"{here}: lunr must be a list of Material search languages, e.g. [\"en\"]")
+    derivation = text("derivation")
+    from .derivation import RULES as DERIVATIONS
+
+    if derivation and derivation not in DERIVATIONS:
+        raise ProjectError(f"{here}: derivation must be one of {', '.join(DERIVATIONS)}, or left out, not {derivation!r}")
     lang = Language(
         code=code, name=text("name"), ui=text("ui") or code, locale=text("locale") or code, script=script,
         lemmatizer=lemmatizer, stemmer=stemmer, letter_folds=tuple(folds.items()), alphabet=tuple(alphabet),
-        lunr=tuple(lunr), browser=text("browser"),
+        lunr=tuple(lunr), browser=text("browser"), derivation=derivation,
     )
     from .analysis import stopword_key  # analysis imports this module; the key is its business
 

@@ -31,8 +31,9 @@ __all__ = ["ENGLISH_FIELD", "Engine", "Stored", "TEXT_FIELDS", "field"]
 
 Stored = dict[str, Any]  # {"key": "ru:grapple", "names": [(kind, name), …], "entry": JSON text}
 
-# The searched fields of a language L: title_L, alias_L, body_L (its own analysis) and en_L (English names).
-TEXT_FIELDS = ("title", "alias", "body")
+# The searched fields of a language L: title_L, alias_L, variant_L (the terminology layer's words for the
+# rule), body_L (its own analysis) and en_L (English names).
+TEXT_FIELDS = ("title", "alias", "variant", "body")
 ENGLISH_FIELD = "en"
 
 

@@ -20,7 +20,7 @@ __all__ = ["FORMAT", "FORMAT_FILE", "generations_dir", "new_generation", "publis
 
 # Layout 3: one Whoosh index per language under <generation>/<lang>/, analyzers
 # pickled from pravila.search.index.  Layout 2 (pravila.index, one index) must be rebuilt.
-FORMAT = "pravila-index-3"
+FORMAT = "pravila-index-4"
 FORMAT_FILE = "pravila-format.json"
 
 

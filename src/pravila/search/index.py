@@ -13,6 +13,8 @@ field           what                                         analyzer
 ==============  ===========================================  ==========
 ``title_<L>``   the entry's title                            language
 ``alias_<L>``   its aliases (the language's and English)     language
+``variant_<L>`` the terms other translations use for it      language
+                (``content/terms``: variants, shared words)
 ``body_<L>``    its plain text (``Library.text``)            language
 ``en_<L>``      the English rule name and the Latin-script   English
                 aliases (``grapple``, ``spell save DC``)
@@ -162,7 +164,7 @@ def analyzer(lang: Language) -> Any:
     >>> [t.text for t in analyzer(ru)("Прыжок в длину")]
     ['прыжок', '~прыжок', 'длина', '~длин']
     >>> [t.text for t in analyzer(cs)("Sesílání kouzel")]
-    ['sesílání', '~sesil', 'kouzlo', '~kouzl']
+    ['sesílání', '~sesil', '^sesil', 'kouzlo', '~kouzl']
     """
     return WordTokenizer() | StopFilter(lang) | KeysFilter(lang)
 
@@ -201,16 +203,36 @@ def english_names(entry: Entry) -> str:
     return "\n".join(dict.fromkeys(names))
 
 
+def term_names(library: Library, entry: Entry) -> list[tuple[str, str]]:
+    """The terminology layer's names of an entry, as (kind, term): ``variant`` for another translation's
+    word, ``shared-here`` for a shared word in the meaning this text gives it, ``shared`` for another meaning.
+
+    >>> ("variant", "распластанность") in term_names(lib, lib.get("ru", "being-prone"))
+    True
+    >>> [k for k, t in term_names(lib, lib.get("cs", "casting-time")) if t == "vyvolávací"]
+    ['shared-here']
+    """
+    terms = library.terms.get(entry.lang)
+    if terms is None:
+        return []
+    names = [("variant", v.term) for v in terms.variants_of(entry.id)]
+    for shared in terms.shared_of(entry.id):
+        names.append(("shared-here" if shared.here == entry.id else "shared", shared.term))
+    return names
+
+
 def document(library: Library, entry: Entry) -> dict[str, Any]:
     """The fields of one entry's index document."""
     data = entry_to_dict(library, entry)
     lang = entry.lang
+    variants = term_names(library, entry)
     fields = {
         "key": entry.key,
-        "names": [("title", entry.title), ("en", entry.en), *(("alias", a) for a in entry.aliases)],
+        "names": [("title", entry.title), ("en", entry.en), *(("alias", a) for a in entry.aliases), *variants],
         "entry": json.dumps(data, ensure_ascii=False, separators=(",", ":")),
         field("title", lang): entry.title,
         field("alias", lang): "\n".join(entry.aliases),
+        field("variant", lang): "\n".join(dict.fromkeys(term for _, term in variants)),
         field("body", lang): data["text"],
         field(ENGLISH_FIELD, lang): english_names(entry),
     }

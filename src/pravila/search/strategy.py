@@ -14,9 +14,11 @@
    entries, the groups ORed fill up the list, each entry's score scaled by
    the square of the share of the query's words it matched.
 4. A query that *is* one of an entry's names — each word matches a different
-   word of its title, English name or alias, and no word is left over —
-   multiplies that entry's score (:data:`NAME_BONUS`), among the best
-   :data:`NAME_POOL`.
+   word of its title, English name, alias or terminology variant, and no word
+   is left over — multiplies that entry's score (:data:`NAME_BONUS`), among
+   the best :data:`NAME_POOL`; a variant of several words typed as the phrase
+   it is gets :data:`PHRASE_BONUS`, and a word two translations use for
+   different rules ranks the meaning this text gives it first.
 5. Equal scores go to the entry that comes first in the library (the lower
    document number, :mod:`pravila.search.engine`).
 
@@ -39,10 +41,13 @@ from .fuzzy import MAX_FUZZY_WORDS, Vocabulary, max_edits
 
 __all__ = ["FIELD_BOOST", "Group", "NAME_BONUS", "NAME_POOL", "Name", "plan", "rank"]
 
-FIELD_BOOST = {"title": 4.0, "alias": 2.5, "body": 1.0, ENGLISH_FIELD: 3.0}
+FIELD_BOOST = {"title": 4.0, "alias": 2.5, "variant": 2.0, "body": 1.0, ENGLISH_FIELD: 3.0}
 FUZZY_WEIGHT = 0.5
 MAX_FUZZY_TERMS = 8
-NAME_BONUS = {"title": 2.0, "en": 2.0, "alias": 1.5}
+# A query that is one of these names: other translations' words count a little less than the text's own;
+# a word shared by two rules ranks the meaning this text gives it first.
+NAME_BONUS = {"title": 2.0, "en": 2.0, "alias": 1.5, "variant": 1.5, "shared-here": 2.0, "shared": 1.2}
+PHRASE_BONUS = 2.0  # a variant of several words typed whole (in its words' order): another translation's name
 NAME_POOL = 20  # candidates the name bonus may reorder
 
 Name = tuple[str, tuple[frozenset[str], ...]]  # (kind, the key sets of its words: pravila.analysis.name_words)
@@ -181,8 +186,14 @@ def _name_bonus(names: Sequence[Name], groups: Sequence[Group]) -> float:
     best = 1.0
     for kind, name in names:
         if len(name) == len(groups) and _covers(name, groups):
-            best = max(best, NAME_BONUS[kind])
+            phrase = kind == "variant" and len(name) > 1 and _in_order(name, groups)
+            best = max(best, PHRASE_BONUS if phrase else NAME_BONUS[kind])
     return best
+
+
+def _in_order(name: tuple[frozenset[str], ...], groups: Sequence[Group]) -> bool:
+    """Whether the query's words match the name's words one by one, in the name's order (a phrase)."""
+    return all(not keys.isdisjoint(g.keys) for keys, g in zip(name, groups))
 
 
 def _covers(name: tuple[frozenset[str], ...], groups: Sequence[Group]) -> bool:
