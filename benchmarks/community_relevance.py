@@ -38,9 +38,9 @@ from pravila.search import build_index
 from pravila.project import load_project
 from pravila.search import Searcher
 
-ROOT = Path(__file__).resolve().parents[1]
-
-REPO = Path(__file__).resolve().parents[1]
+ROOT = REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+from test_relevance import Scores, rank_of  # noqa: E402 — one definition of the measures, the suite's
 BOOK_QUERIES = REPO / "tests" / "relevance" / "queries.yaml"
 COMMUNITY_QUERIES = REPO / "tests" / "relevance" / "community.yaml"
 TERMS_DIR = REPO / "content" / "terms"
@@ -56,28 +56,6 @@ class Case:
     source: str = "book"
     heldout: bool = False
     also: tuple[str, ...] = ()
-
-
-@dataclass
-class Scores:
-    n: int = 0
-    rr: float = 0.0
-    at5: int = 0
-
-    def add(self, rank: int | None) -> None:
-        self.n += 1
-        if rank is not None and rank <= 10:
-            self.rr += 1.0 / rank
-        if rank is not None and rank <= 5:
-            self.at5 += 1
-
-    @property
-    def mrr(self) -> float:
-        return self.rr / self.n if self.n else 0.0
-
-    @property
-    def recall5(self) -> float:
-        return self.at5 / self.n if self.n else 0.0
 
 
 def _tuple(value) -> tuple[str, ...]:
@@ -96,14 +74,6 @@ def load_cases(path: Path) -> list[Case]:
 
 def load_terms() -> dict[str, dict]:
     return {lang: yaml.safe_load((TERMS_DIR / f"{lang}.yaml").read_text(encoding="utf-8")) for lang in LANGS}
-
-
-def rank_of(ids: list[str], wanted: tuple[str, ...]) -> int | None:
-    """1-based rank of the first wanted id among ``ids``, or None."""
-    for i, found in enumerate(ids, 1):
-        if found in wanted:
-            return i
-    return None
 
 
 # --- data checks -------------------------------------------------------------------------
