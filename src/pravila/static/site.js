@@ -260,26 +260,30 @@
     });
   }
 
-  /* The phone's menu (Material's drawer) gets the other languages too. */
+  /* The phone's menu (Material's drawer) gets the other languages too: at the end of its top
+     level and of each chapter's panel (the drawer opens on the current chapter's). */
   function setupDrawerLanguages() {
-    var list = document.querySelector(".md-nav--primary > .md-nav__list");
-    if (!list || list.querySelector(".pv-nav-lang")) return;
-    Object.keys(HOMES).forEach(function (code) {
-      if (code === HERE) return;
-      var source = document.querySelector('.md-select__link[hreflang="' + code + '"]');
-      var item = document.createElement("li");
-      item.className = "md-nav__item pv-nav-lang";
-      var link = document.createElement("a");
-      link.className = "md-nav__link";
-      link.hreflang = code;
-      link.lang = code;
-      link.href = new URL(code + "/", ROOT).href;
-      var name = document.createElement("span");
-      name.className = "pv-nav-lang__name";
-      name.textContent = source ? source.textContent.trim() : code;
-      link.appendChild(name);
-      item.appendChild(link);
-      list.appendChild(item);
+    var lists = document.querySelectorAll(
+      ".md-nav--primary > .md-nav__list, .md-nav--primary nav.md-nav[data-md-level='1'] > .md-nav__list");
+    each(lists, function (list) {
+      if (list.querySelector(":scope > .pv-nav-lang")) return;
+      Object.keys(HOMES).forEach(function (code) {
+        if (code === HERE) return;
+        var source = document.querySelector('.md-select__link[hreflang="' + code + '"]');
+        var item = document.createElement("li");
+        item.className = "md-nav__item pv-nav-lang";
+        var link = document.createElement("a");
+        link.className = "md-nav__link";
+        link.hreflang = code;
+        link.lang = code;
+        link.href = new URL(code + "/", ROOT).href;
+        var name = document.createElement("span");
+        name.className = "pv-nav-lang__name";
+        name.textContent = source ? source.textContent.trim() : code;
+        link.appendChild(name);
+        item.appendChild(link);
+        list.appendChild(item);
+      });
     });
   }
 
@@ -407,10 +411,13 @@
       ? location.pathname.slice(LANG_ROOT.pathname.length) : location.pathname;
     var words;
     try { words = decodeURIComponent(rest); } catch (e) { words = rest; }
-    words = words.replace(/\.html?$/, "").replace(/[-_/.+]+/g, " ").trim();
+    /* the address's last part names the page; Material reads ?q= only when a page loads */
+    words = words.split("/").filter(Boolean).pop() || "";
+    words = words.replace(/\.html?$/, "").replace(/[-_.+]+/g, " ").trim();
     if (!words) return;
     var link = item.querySelector("a");
     link.href = LANG_ROOT.href + "?q=" + encodeURIComponent(words);
+    link.target = "_self";
     link.textContent = say("search_for", { query: words });
     item.hidden = false;
   }
