@@ -462,3 +462,32 @@ def test_printing_gives_the_rules_not_the_forms(desktop, live_server: str, scree
     assert counts["/ru/combat/movement/"] <= 5, counts  # 8 pages with the calculator forms
     assert counts["/cs/spellcasting/schools-of-magic/"] == 1, counts  # no blank last page
     page.close()
+
+
+# --- accessibility: axe-core on the pages a reader uses most ---------------------------------------
+
+AXE_PAGES = ["/{lang}/", "/{lang}/a-z/", "/{lang}/calculators/", "{rule}"]
+RULE_PAGES = {"ru": "/ru/combat/movement/", "cs": "/cs/spellcasting/effects/"}  # with widgets
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["ru", "cs"])
+def test_axe_finds_nothing_serious(request, live_server: str, device: str, lang: str):
+    """No serious or critical violation (axe-core 4.x) on the home page, a rule page with widgets,
+    the A–Z index and the calculators page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    page = request.getfixturevalue(device).new_page()
+    found = []
+    for pattern in AXE_PAGES:
+        path = pattern.format(lang=lang, rule=RULE_PAGES[lang])
+        page.goto(f"{live_server}{path}")
+        page.wait_for_timeout(300)
+        result = axe.run(page)
+        for v in result.response["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                targets = [n["target"] for n in v["nodes"]][:3]
+                found.append(f"{path}: {v['id']} ({v['impact']}, {len(v['nodes'])}×) {targets}")
+    page.close()
+    assert found == []
