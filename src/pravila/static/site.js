@@ -342,7 +342,7 @@
     a.href = peeked.href;
     a.textContent = say("open_rule") + " →";
     p.appendChild(a);
-    inner.appendChild(p);
+    inner.insertBefore(p, inner.children[1] || null); /* under the title: in sight without scrolling the preview */
   }
 
   new MutationObserver(function (records) {
