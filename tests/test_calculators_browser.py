@@ -382,7 +382,7 @@ def test_widgets_survive_instant_navigation_on_the_site(page, static_site) -> No
     assert page.evaluate("window.__same_document === true")
     high = page.locator("#calc-high-jump")
     high.get_by_label("Значение Силы").fill("1")
-    assert "Прыжок в высоту с разбега: 0 футов (3 + модификатор Силы -5 меньше 0)" in high.locator("output").text_content()
+    assert "Прыжок в высоту с разбега: 0 футов (3 + модификатор Силы −5 меньше 0)" in high.locator("output").text_content()
 
 
 def test_loading_a_page_leaves_the_answers_alone(page, tmp_path, library) -> None:

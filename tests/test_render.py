@@ -62,8 +62,9 @@ class _Elements(HTMLParser):
 
 
 def _html(md_text: str) -> str:
-    """A page as MkDocs would turn it into HTML (the same Markdown extensions)."""
-    return markdown.markdown(md_text, extensions=["attr_list", "md_in_html", "tables", "toc"])
+    """A page as MkDocs would turn it into HTML (the same Markdown extensions; front matter is the page's meta)."""
+    body = re.sub(r"\A---\n.*?\n---\n", "", md_text, count=1, flags=re.S)
+    return markdown.markdown(body, extensions=["attr_list", "md_in_html", "tables", "toc"])
 
 
 def _elements(html: str) -> list[tuple[str, dict[str, str]]]:

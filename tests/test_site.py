@@ -166,14 +166,17 @@ def test_both_sites_and_the_chooser_are_built(root: Path):
 
 def test_generated_configs_extend_the_project_s_mkdocs_yml(built_project):
     built_site = built_project.build_dir
+    descriptions = set()
     for lang in LANGS:
         config = yaml.safe_load((built_site / f"mkdocs.{lang}.yml").read_text(encoding="utf-8"))
         assert config["INHERIT"] == str(built_project.mkdocs_file)
         assert config["theme"]["language"] == lang
-        assert "site_description" not in config  # the project's mkdocs.yml sets it: its value wins
+        assert "site_author" not in config  # the project's mkdocs.yml sets it: its value wins
+        descriptions.add(config["site_description"])  # ours, in the site's language
         assert (built_site / "docs" / lang / "index.md").is_file()
     html_text = (built_site / "site" / "ru" / "index.html").read_text(encoding="utf-8")
-    assert "Dungeons &amp; Dragons 5e rules in Russian and Czech" in html_text or "Dungeons & Dragons 5e rules in Russian and Czech" in html_text
+    assert '<meta name="author" content="Pravila">' in html_text
+    assert len(descriptions) == len(LANGS)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -238,7 +241,9 @@ def test_section_page_h1_is_the_section_id(library: Library, root: Path):
             assert h1 and h1[0].get("id") == entry.id
 
 
-def test_run_in_and_list_item_entries_are_paragraph_anchors(library: Library, root: Path):
+def test_run_in_entries_are_paragraph_anchors_and_list_items_headings(library: Library, root: Path):
+    """A run-in entry's id is on its first paragraph, with a permalink; a list item's title is a
+    heading, so that it is in the page's contents (the Czech durations were not)."""
     seen = set()
     for entry in library.entries:
         if entry.form == "heading":
@@ -246,7 +251,13 @@ def test_run_in_and_list_item_entries_are_paragraph_anchors(library: Library, ro
         seen.add(entry.form)
         page = parse(file_of(root, entry_url(library, entry)))  # type: ignore[arg-type]
         tags = [(tag, a) for tag, a in page.elements if a.get("id") == entry.id]
-        assert tags and tags[0][0] == "p" and "pv-lead" in tags[0][1].get("class", ""), entry.key
+        if entry.form == "run-in":
+            assert tags and tags[0][0] == "p" and "pv-lead" in tags[0][1].get("class", ""), entry.key
+            assert ("a", f"#{entry.id}") in page.links, entry.key  # its permalink
+        else:
+            assert tags and re.fullmatch(r"h[2-6]", tags[0][0]), entry.key
+            toc = [a.get("href") for tag, a in page.elements if tag == "a" and "md-nav__link" in a.get("class", "")]
+            assert f"#{entry.id}" in toc, f"{entry.key} is not in the page's contents"
     assert seen == {"run-in", "list-item"}
 
 

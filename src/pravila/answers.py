@@ -70,6 +70,7 @@ TEMPLATES: dict[str, str] = {
     "move.mount": "mounting (half your speed, rounded down)",
     "move.dismount": "dismounting (half your speed, rounded down)",
     "move.step": "{n}. {what}: costs {cost}, {left} left",
+    "move.step.short": "{n}. {what}: costs {cost}, {short} more than is left",
     "move.ok": "Possible: the move costs {cost}, {left} left.",
     "move.not-enough-movement": "Not possible: step {n} costs {cost}, but only {left} of movement is left.",
     "move.speed-zero.stand-up": "Not possible: you cannot stand up while your speed is 0.",
@@ -131,7 +132,8 @@ LABELS: dict[str, str] = {
     "difficult": "Difficult terrain",
     "add-leg": "Add a leg",
     "remove-leg": "Remove leg {n}",
-    "noscript": "This calculator needs JavaScript; the command line has it too: pravila calc.",
+    "noscript": "The answer above is for the example values. To calculate with your own numbers, turn on JavaScript in your browser.",
+    "not-a-number": "“{value}” is not a number: type digits, with a comma or a point before a fraction.",
     "page.title": "Calculators",
     "page.intro": "Answers to the questions asked at the table, worked out from the rules of this reference. Every answer names the rules it applied, with a link.",
     "page.edition": "The calculators apply the {edition} rules. The 2024 rules differ from the 2014 ones in moving a grappled creature and in mounting more than once in a move; the movement calculator lets you choose the edition. Halves are rounded down, as the rules say.",
@@ -234,10 +236,10 @@ def describe(result: JumpResult | SpellResult | MoveResult, lang: str | None = N
     >>> from pravila.calculators import move, Leg
     >>> for line in describe(move(30, [Leg(10, "climb"), Leg(10, difficult=2)]), "ru"):
     ...     print(line)
+    Нельзя: шаг 2 стоит 20 футов, а в запасе только 10 футов.
     Скорость: 30 футов
     1. 10 футов лазаньем: стоит 20 футов, остаток 10 футов
-    2. 10 футов шагом, труднопроходимая местность (несколько эффектов не складываются): стоит 20 футов, остаток -10 футов
-    Нельзя: шаг 2 стоит 20 футов, а в запасе только 10 футов.
+    2. 10 футов шагом, труднопроходимая местность (несколько эффектов не складываются): стоит 20 футов, на 10 футов больше, чем осталось
     По правилам 2014 года; по правилам 2024 года ответ тот же.
     """
     def ft(value: float) -> str:
@@ -290,24 +292,34 @@ def _describe_jump(r: JumpResult, t, ft) -> list[str]:
 
 def _describe_spell(r: SpellResult, t) -> list[str]:
     prof, mod = signed(r.proficiency), signed(r.ability_mod)
-    lines = []
+    lines = [t("spell.dc", dc=r.save_dc, prof=prof, mod=mod),
+             t("spell.attack", attack=signed(r.attack_bonus), prof=prof, mod=mod)]
     if r.level is not None:
         lines.append(t("spell.from-level", level=r.level, prof=prof, score=r.ability_score, mod=mod))
-    lines.append(t("spell.dc", dc=r.save_dc, prof=prof, mod=mod))
-    lines.append(t("spell.attack", attack=signed(r.attack_bonus), prof=prof, mod=mod))
     lines.append(_edition_line(t, r.edition, False))
     return lines
 
 
 def _describe_move(r: MoveResult, t, ft) -> list[str]:
-    if r.halved:
-        lines = [t("move.speed.halved", speed=ft(r.speed_ft), base=ft(r.base_speed_ft))]
-    elif r.drag_extra:
-        lines = [t("move.speed.drag-extra", speed=ft(r.speed_ft))]
-    elif r.dragging:
-        lines = [t("move.speed.not-halved" if r.edition == 2014 else "move.speed.no-drag-extra", speed=ft(r.speed_ft))]
+    """The verdict first (can I get there?), then the speeds, the steps and the notes."""
+    if r.legal:
+        lines = [t("move.ok", cost=ft(r.cost_ft), left=ft(r.remaining_ft))]
     else:
-        lines = [t("move.speed", speed=ft(r.speed_ft))]
+        s = r.steps[r.reason_step - 1]  # type: ignore[index]
+        if r.reason == "not-enough-movement":
+            lines = [t("move.not-enough-movement", n=r.reason_step, cost=ft(s.cost_ft), left=ft(s.left_ft + s.cost_ft))]
+        elif r.reason == "speed-zero":
+            lines = [t("move.speed-zero.stand-up" if s.kind == "stand-up" else "move.speed-zero.mount")]
+        else:
+            lines = [t(f"move.{r.reason}")]
+    if r.halved:
+        lines.append(t("move.speed.halved", speed=ft(r.speed_ft), base=ft(r.base_speed_ft)))
+    elif r.drag_extra:
+        lines.append(t("move.speed.drag-extra", speed=ft(r.speed_ft)))
+    elif r.dragging:
+        lines.append(t("move.speed.not-halved" if r.edition == 2014 else "move.speed.no-drag-extra", speed=ft(r.speed_ft)))
+    else:
+        lines.append(t("move.speed", speed=ft(r.speed_ft)))
     for name in ("climb", "swim", "fly"):
         if r.speeds_ft[name]:
             lines.append(t(f"move.speed.{name}", speed=ft(r.speeds_ft[name])))
@@ -324,17 +336,10 @@ def _describe_move(r: MoveResult, t, ft) -> list[str]:
                 what = t("move.leg.switched", leg=what)
         else:
             what = t(f"move.{s.kind}")
-        lines.append(t("move.step", n=n, what=what, cost=ft(s.cost_ft), left=ft(s.left_ft)))
-    if r.legal:
-        lines.append(t("move.ok", cost=ft(r.cost_ft), left=ft(r.remaining_ft)))
-    else:
-        s = r.steps[r.reason_step - 1]  # type: ignore[index]
-        if r.reason == "not-enough-movement":
-            lines.append(t("move.not-enough-movement", n=r.reason_step, cost=ft(s.cost_ft), left=ft(s.left_ft + s.cost_ft)))
-        elif r.reason == "speed-zero":
-            lines.append(t("move.speed-zero.stand-up" if s.kind == "stand-up" else "move.speed-zero.mount"))
+        if s.left_ft < 0:  # past the movement there is: say by how much, not a negative remainder
+            lines.append(t("move.step.short", n=n, what=what, cost=ft(s.cost_ft), short=ft(-s.left_ft)))
         else:
-            lines.append(t(f"move.{r.reason}"))
+            lines.append(t("move.step", n=n, what=what, cost=ft(s.cost_ft), left=ft(s.left_ft)))
     if any(s.switched for s in r.steps):
         lines.append(t("move.switching"))
     lines.append(_edition_line(t, r.edition, r.editions_differ))

@@ -27,8 +27,9 @@ from .content import Chapter, Entry, Library, Problem
 HOME_PAGE = "index.md"
 TERMS_PAGE = "a-z.md"
 CALCULATORS_PAGE = "calculators.md"
+SHARE_FOLDER = "r"  # /<lang>/r/<id>/: an entry's own address to share (pravila.pages.share_pages)
 # Names a chapter may not take: the site's own pages and folders sit there.
-RESERVED_PATHS = {"index", "a-z", "calculators", "assets", "search", "404"}
+RESERVED_PATHS = {"index", "a-z", "calculators", "assets", "search", "404", SHARE_FOLDER}
 
 
 # --- page paths (Markdown files) ----------------------------------------------------
@@ -117,6 +118,26 @@ def entry_url(library: Library, entry: Entry) -> str:
     '/ru/combat/movement/#high-jump'
     """
     return f"{page_url(library, entry)}#{entry.id}"
+
+
+def share_url(entry: Entry) -> str:
+    """The entry's own address to share: a small page with its title and first sentence that opens its anchor.
+
+    Link previews ignore ``#fragments``, so an entry needs an address of its own.
+
+    >>> share_url(lib.get("ru", "high-jump"))
+    '/ru/r/high-jump/'
+    """
+    return f"/{entry.lang}/{SHARE_FOLDER}/{quote(entry.id)}/"
+
+
+def share_path(entry: Entry) -> str:
+    """Where :func:`share_url`'s page is written, relative to the language's site folder.
+
+    >>> share_path(lib.get("cs", "range"))
+    'r/range/index.html'
+    """
+    return f"{SHARE_FOLDER}/{entry.id}/index.html"
 
 
 def absolute_url(site_url: str, url: str) -> str:

@@ -11,20 +11,28 @@ their markup is ``templates/*.md`` (:mod:`pravila.render`).
 
 from __future__ import annotations
 
+import json
+from urllib.parse import urlsplit
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+from babel import Locale
+from babel.core import get_global
+
 from .collation import index_terms, is_latin_letter, letter_of
 from .content import Chapter, Entry, Library
+from .fidelity import split_sentences
 from .languages import Language
-from .links import CALCULATORS_PAGE, HOME_PAGE, TERMS_PAGE, chapter_path, href, md_href, page_path, path_problems, url_of
+from .links import (CALCULATORS_PAGE, HOME_PAGE, TERMS_PAGE, absolute_url, chapter_path, entry_url, href, md_href,
+                    page_path, page_url, path_problems, share_path, share_url, url_of)
 from .render import Templates, Translator
 from .sections import LinkView, SectionPage, WidgetFor, ambiguous_titles, entry_label
 
 if TYPE_CHECKING:
     from .project import Project
 
-__all__ = ["LanguageSite", "Page", "Translator", "chooser_html", "language_site", "path_problems"]
+__all__ = ["LanguageSite", "Page", "Translator", "chooser_html", "language_site", "not_found_html", "path_problems",
+           "share_pages"]
 
 CalculatorsPage = Callable[[str, Library], "str | None"]
 WidgetData = Callable[[str, Library, list[str]], "str | None"]  # (lang, library, ids of a page's entries with widgets)
@@ -88,7 +96,143 @@ def language_site(
         pages.append(Page(CALCULATORS_PAGE, _("Calculators"), calculators))
         nav.append({_("Calculators"): CALCULATORS_PAGE})
     languages = tuple(c for c in project.codes if library.chapters_in(c))
+    has_calculators = {lang: calculators is not None}
+    if calculators_page is not None:
+        has_calculators.update({c: calculators_page(c, library) is not None for c in languages if c != lang})
+    pages = [
+        Page(p.path, p.title, with_front_matter(p.markdown, page_meta(project, library, templates, p, has_calculators)))
+        for p in pages
+    ]
     return LanguageSite(lang, _("Pravila"), pages, nav, languages)
+
+
+# --- what a page says about itself: description, its real counterparts --------------
+
+
+def first_sentence(library: Library, entry: Entry) -> str:
+    """The first sentence of an entry's text, else of its first child that has text (a description)."""
+    for e in [entry, *(library.get(entry.lang, c) for c in entry.children)]:
+        if e is not None and e.body:
+            sentences = split_sentences(library.text(e))
+            if sentences:
+                return sentences[0]
+    return entry.title
+
+
+def page_meta(project: "Project", library: Library, templates: Templates, page: Page,
+              has_calculators: dict[str, bool]) -> dict[str, Any]:
+    """A page's front matter: its description, and the pages of other languages that really correspond.
+
+    Only the home pages, the A–Z indexes and the calculators pages pair up,
+    and a section page with a section of the other language that is its
+    counterpart; a chapter page pairs with nothing (the chapters differ).
+    Section pages say what their rules are about in their first sentence.
+    """
+    _ = templates.t._
+    lang = templates.lang
+    others = [c for c in project.codes if c != lang and library.chapters_in(c)]
+    alternates: dict[str, dict[str, str]] = {}  # lang → {url (from the site root), title}
+    shared: list[str] = []  # the entries on the page: each has an address to share (share_pages)
+    def alike(path: str, title: str, codes: list[str]) -> dict[str, dict[str, str]]:
+        return {c: {"url": url_of(c, path), "title": Translator(project.catalogs, c)._(title)} for c in codes}
+
+    if page.path == HOME_PAGE:
+        description = _("The rules of Dungeons & Dragons, fifth edition, to read at the table: every rule with its "
+                        "English name, its edition and its source, linked to the rules it mentions.")
+        alternates = alike(HOME_PAGE, "Home", others)
+    elif page.path == TERMS_PAGE:
+        description = _("Every term in one list: titles, English names and the other names players use.")
+        alternates = alike(TERMS_PAGE, "A–Z index", others)
+    elif page.path == CALCULATORS_PAGE:
+        description = _("Jumps, movement and other numbers for the table.")
+        alternates = alike(CALCULATORS_PAGE, "Calculators", [c for c in others if has_calculators.get(c)])
+    else:
+        chapter = next((c for c in library.chapters_in(lang) if chapter_path(c) == page.path), None)
+        if chapter is not None:
+            sections = [e.title for e in library.entries_of(chapter) if e.parent is None]
+            description = f"{chapter.title}: {', '.join(sections)}"
+        else:
+            section = next(e for e in library.in_lang(lang) if e.parent is None and page_path(library, e) == page.path)
+            description = first_sentence(library, section)
+            entries = [section]
+            for e in entries:
+                entries.extend(c for c in (library.get(lang, i) for i in e.children) if c is not None)
+            shared = [e.id for e in entries]
+            for cp in section.counterparts:
+                other = library.by_key(cp.key)
+                if other is not None and other.parent is None:
+                    alternates.setdefault(other.lang, {"url": page_url(library, other), "title": other.title})
+    meta: dict[str, Any] = {"description": description}
+    if alternates:
+        meta["pv_alternates"] = alternates
+    if shared:
+        meta["pv_entries"] = shared
+    return meta
+
+
+def with_front_matter(markdown: str, meta: dict[str, Any]) -> str:
+    r"""The page with ``meta`` added to its front matter (values as JSON, which YAML reads as they are).
+
+    >>> with_front_matter("# T\n", {"description": 'a "b"'})
+    '---\ndescription: "a \\"b\\""\n---\n\n# T\n'
+    >>> with_front_matter("---\nhide:\n  - toc\n---\n\n# T\n", {"description": "x"})
+    '---\nhide:\n  - toc\ndescription: "x"\n---\n\n# T\n'
+    """
+    lines = "".join(f"{key}: {json.dumps(value, ensure_ascii=False, sort_keys=True)}\n" for key, value in meta.items())
+    if markdown.startswith("---\n"):
+        end = markdown.index("\n---\n", 3)
+        return markdown[: end + 1] + lines + markdown[end + 1 :]
+    return f"---\n{lines}---\n\n{markdown}"
+
+
+def og_locale(language: Language) -> str:
+    """The Open Graph locale of a language (``ru_RU``, ``cs_CZ``).
+
+    >>> og_locale(project.language("cs"))
+    'cs_CZ'
+    """
+    locale = Locale.parse(language.locale)
+    if locale.territory is None:
+        locale = Locale.parse(get_global("likely_subtags").get(str(locale), str(locale)))
+    return f"{locale.language}_{locale.territory}" if locale.territory else locale.language
+
+
+# --- a page per entry, to share -----------------------------------------------------
+
+
+def share_pages(project: "Project", library: Library, lang: str) -> list[tuple[str, str]]:
+    """``(path, html)`` of each entry's own small page: ``r/<id>/index.html`` of the language's site.
+
+    Link previews (Telegram, Discord, search engines) ignore ``#fragments``:
+    each entry gets an address whose page carries its title and first
+    sentence as Open Graph and Twitter tags, and sends a reader on to the
+    entry's anchor.  The permalinks offer it.
+    """
+    t = Translator(project.catalogs, lang)
+    language = project.language(lang)
+    out = []
+    for e in library.in_lang(lang):
+        here = share_url(e)
+        target = href(here, entry_url(library, e))
+        alternates = []
+        for cp in e.counterparts:
+            other = library.by_key(cp.key)
+            if other is not None:
+                alternates.append({"lang": other.lang, "href": absolute_url(project.site_url, share_url(other))})
+        html = Templates(project.catalogs, lang).render(
+            "share.html",
+            entry=e,
+            site_name=t._("Pravila"),
+            description=first_sentence(library, e),
+            url=absolute_url(project.site_url, here),
+            canonical=absolute_url(project.site_url, page_url(library, e)),
+            target=target,
+            locale=og_locale(language),
+            alternates=alternates,
+            go_on=t._("Open the rule"),
+        )
+        out.append((share_path(e), str(html)))
+    return out
 
 
 # --- home, chapter, A–Z -------------------------------------------------------------
@@ -186,3 +330,30 @@ def chooser_html(project: "Project", library: Library) -> str:
         })
     first = sites[0]["code"] if sites else "en"
     return str(Templates(project.catalogs, first).render("chooser.html", sites=sites, first=first))
+
+
+def not_found_html(project: "Project", library: Library) -> str:
+    """``/404.html``: what a static host shows for a missing address outside the language sites.
+
+    Every language's words, the reader's first (site.js's choice, or the
+    address's language); links from the site's root path, since a host
+    serves it at whatever address was missing.
+    """
+    root = urlsplit(project.site_url).path
+    sites = []
+    for code in (c for c in project.codes if library.chapters_in(c)):
+        t = Translator(project.catalogs, code)
+        sites.append({
+            "code": code,
+            "name": project.language(code).name,
+            "title": t._("Page not found"),
+            "text": t._("There is no page at this address. The rule may have moved: search for it, or look it up in "
+                        "the A–Z index."),
+            "home": t._("Home"),
+            "home_href": f"{root}{code}/",
+            "a_z": t._("A–Z index"),
+            "a_z_href": f"{root}{code}/a-z/",
+            "search_for": t._("Search for «%(query)s»"),
+        })
+    first = sites[0]["code"] if sites else "en"
+    return str(Templates(project.catalogs, first).render("not-found.html", sites=sites, first=first, root=root))

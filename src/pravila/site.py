@@ -46,7 +46,7 @@ import yaml
 from .calctables import as_javascript
 from .content import Library, Problem
 from .errors import BuildError
-from .pages import LanguageSite, Translator, chooser_html, language_site
+from .pages import LanguageSite, Translator, chooser_html, language_site, not_found_html, og_locale, share_pages
 
 if TYPE_CHECKING:
     from .project import Project
@@ -250,6 +250,8 @@ def site_config(project: "Project", site: LanguageSite, *, docs_dir: str, site_o
     ]
     ours = _merge(base_config(), {
         "site_name": site.site_name,
+        "site_description": t._("The rules of Dungeons & Dragons, fifth edition, to read at the table: every rule with "
+                                "its English name, its edition and its source, linked to the rules it mentions."),
         "copyright": t._("Pravila · an unofficial reference to the rules of Dungeons & Dragons 5e"),
         "site_url": f"{project.site_url}{site.lang}/",
         "docs_dir": docs_dir,
@@ -279,7 +281,13 @@ def site_config(project: "Project", site: LanguageSite, *, docs_dir: str, site_o
             ],
         },
         "nav": site.nav,
-        "extra": {"alternate": alternate, "pravila": {"lang": site.lang}},
+        "extra": {"alternate": alternate, "pravila": {
+            "lang": site.lang,
+            "root": project.site_url,
+            "og_locale": og_locale(lang),
+            "og_locales": {c: og_locale(project.language(c)) for c in site.languages},
+            "strings": page_strings(t, site),
+        }},
         "extra_css": [f"{ASSETS_PREFIX}/{a}" for a in assets if a.endswith(".css")],
         "extra_javascript": [f"{ASSETS_PREFIX}/{a}" for a in PAGE_SCRIPTS],
         "markdown_extensions": {
@@ -292,6 +300,25 @@ def site_config(project: "Project", site: LanguageSite, *, docs_dir: str, site_o
     if project.mkdocs_file is not None:
         config = {"INHERIT": str(project.mkdocs_file), **config}
     return config
+
+
+def page_strings(t: Translator, site: LanguageSite) -> dict[str, Any]:
+    """What site.js and the 404 page say, in the site's language (``extra.pravila.strings``)."""
+    return {
+        "open_rule": t._("Open the rule"),
+        "home_page": t._("home page"),
+        "language": t._("Language"),
+        "link_copied": t._("Link copied"),
+        "search": t._("Search"),
+        "search_for": t._("Search for «%(query)s»"),
+        "not_found": t._("Page not found"),
+        "not_found_text": t._("There is no page at this address. The rule may have moved: search for it, or look it up "
+                              "in the A–Z index."),
+        "a_z": t._("A–Z index"),
+        "a_z_text": t._("Every term in one list: titles, English names and the other names players use."),
+        "home": t._("Home"),
+        "homes": {code: f"/{code}/" for code in site.languages},
+    }
 
 
 def write_config(project: "Project", site: LanguageSite, build_dir: Path) -> Path:
@@ -361,6 +388,12 @@ def build_site_into(project: "Project", library: Library, out: Path) -> int:
         jobs.append((write_config(project, site, build_dir), site.lang, out / site.lang))
     run_mkdocs_all(jobs)
     (out / "index.html").write_text(chooser_html(project, library), encoding="utf-8")
+    (out / "404.html").write_text(not_found_html(project, library), encoding="utf-8")
+    for site in sites:
+        for path, html in share_pages(project, library, site.lang):
+            target = out / site.lang / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(html, encoding="utf-8")
     return pages
 
 

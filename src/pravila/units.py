@@ -74,10 +74,13 @@ def format_feet(feet: float, lang: str | None = None, *, metric: bool = False) -
     return text
 
 
+MINUS = "\u2212"  # a minus sign, not a hyphen
+
+
 def signed(n: int) -> str:
-    """A modifier or bonus with its sign: ``+3``, ``-1``, ``+0``.
+    """A modifier or bonus with its sign: ``+3``, ``−1`` (a minus sign), ``+0``.
 
     >>> signed(3), signed(-1), signed(0)
-    ('+3', '-1', '+0')
+    ('+3', '−1', '+0')
     """
-    return f"{n:+d}"
+    return f"{n:+d}".replace("-", MINUS)

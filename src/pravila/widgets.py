@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
+from babel.numbers import get_decimal_symbol
+
 from . import answers, calculators as calc
 from .calctables import Preset, page_preset, tables
 from .content import Library
@@ -59,6 +61,7 @@ def strings_for(calc_name: str, lang: str) -> dict[str, str]:
     everything = answers.strings(lang)
     keep = {k for k in answers.TEMPLATES if k.startswith((f"{calc_name}.", "edition.")) or k == "rules"}
     keep |= {f"error.{code}" for code in TABLES.calculators[calc_name].errors}
+    keep |= {"not-a-number"}
     if calc_name == "move":
         keep |= {"leg", "remove-leg"}
     return {k: v for k, v in everything.items() if k in keep}
@@ -103,10 +106,20 @@ def _label(lang: str) -> Callable[..., str]:
     return lambda key, **params: answers.text(lang, key, **params)
 
 
+def _number_text(lang: str) -> Callable[[Any], str]:
+    """A field's number as the reader writes it: ``5,5`` in Russian and Czech, no grouping.
+
+    >>> _number_text("ru")(5.5), _number_text("cs")(30), _number_text("en")(7.5), _number_text("ru")(None)
+    ('5,5', '30', '7.5', '')
+    """
+    point = get_decimal_symbol(lang)
+    return lambda value: "" if value is None or value == "" else str(calc._num(value)).replace(".", point)
+
+
 @lru_cache(maxsize=None)
 def _macros(lang: str) -> Any:
     """``templates/widget.html``'s macros, labelled in one language."""
-    return template_module("widget.html", lang=lang, label=_label(lang))
+    return template_module("widget.html", lang=lang, label=_label(lang), number_text=_number_text(lang))
 
 
 def answer_html(result: Any, lang: str, links: dict[str, dict[str, str]], *, metric: bool = False) -> str:
@@ -123,13 +136,16 @@ def _leg(leg: calc.Leg) -> dict[str, Any]:
     return {"distance": calc._num(leg.distance_ft), "mode": leg.mode, "difficult": bool(leg.difficult)}
 
 
-def render_widget(preset: Preset, uid: str, lang: str, library: Library, from_page: str, edition: int) -> str:
+def render_widget(preset: Preset, uid: str, lang: str, library: Library, from_page: str, edition: int, *,
+                  context: str | None = None, title_id: str | None = None) -> str:
     """One widget: an ``<aside>`` (excluded from search) with its form and its answer.
 
     ``edition`` is the page's; ``data-defaults`` holds the values of the
     fields a preset does not show (the edition among them), so the script
     computes with the same inputs as this prerendered answer.  The strings
-    the script needs are the page's (:func:`page_data`).
+    the script needs are the page's (:func:`page_data`).  ``context`` (the
+    entry it follows) tells widgets of one page apart for screen readers;
+    ``title_id`` names the heading that titles it instead of its own title.
     """
     values = _inputs(preset, edition)
     links = rule_links(library, lang, from_page, TABLES.rule_keys(preset.calc))
@@ -140,7 +156,8 @@ def render_widget(preset: Preset, uid: str, lang: str, library: Library, from_pa
         answer = str(_macros(lang).error(answers.error_message(e, lang)))
     sizes = [(s, answers.text(lang, f"size.{s}")) for s in calc.SIZES]
     return str(template_module(
-        "widget.html", uid=uid, calc=preset.calc, lang=lang, label=_label(lang), shown=set(preset.fields), values=values,
+        "widget.html", uid=uid, calc=preset.calc, lang=lang, label=_label(lang), number_text=_number_text(lang),
+        context=context, title_id=title_id, shown=set(preset.fields), values=values,
         legs=[_leg(leg) for leg in preset.legs], modes=calc.MODES, sizes=sizes,
         editions=[(str(e), answers.text(lang, f"edition.{e}")) for e in calc.EDITIONS],
         rules=links, defaults={k: values[k] for k in DEFAULTS}, answer_html=Markup(answer),
@@ -182,7 +199,8 @@ def widget_for(entry_id: str, lang: str, library: Library) -> str | None:
     preset = entry.calculator if entry is not None else None
     if preset is None or entry is None or preset.calc not in offered(lang, library):
         return None
-    return render_widget(preset, f"calc-{entry_id}", lang, library, page_url(library, entry), entry.edition)
+    return render_widget(preset, f"calc-{entry_id}", lang, library, page_url(library, entry), entry.edition,
+                         context=entry.title)
 
 
 def page_data(lang: str, library: Library, entry_ids: Iterable[str]) -> str | None:
@@ -212,7 +230,7 @@ def calculators_page(lang: str, library: Library) -> str | None:
     from_page = url_of(lang, CALCULATORS_PAGE)
     edition = page_edition(lang, library)
     widgets = [{"name": name, "widget": Markup(render_widget(page_preset(name), f"calc-page-{name}", lang, library,
-                                                             from_page, edition))}
+                                                             from_page, edition, title_id=f"calc-{name}"))}
                for name in calcs]
     return str(render_template("calculators.md", label=_label(lang), edition=edition, calcs=widgets,
                                data=Markup(data_block(lang, calcs))))

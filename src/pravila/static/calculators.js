@@ -337,8 +337,9 @@
     return text;
   }
 
+  // A modifier with its sign; a minus sign (U+2212), not a hyphen: twin of units.signed.
   function signed(n) {
-    return (n < 0 ? "-" : "+") + Math.abs(n);
+    return (n < 0 ? "\u2212" : "+") + Math.abs(n);
   }
 
   function describe(kind, r, strings, lang, metric) {
@@ -383,13 +384,26 @@
     }
     if (kind === "spell") {
       var prof = signed(r.proficiency), amod = signed(r.ability_mod);
+      lines.push(t("spell.dc", { dc: r.save_dc, prof: prof, mod: amod }));
+      lines.push(t("spell.attack", { attack: signed(r.attack_bonus), prof: prof, mod: amod }));
       if (given(r.level)) {
         lines.push(t("spell.from-level", { level: r.level, prof: prof, score: r.ability_score, mod: amod }));
       }
-      lines.push(t("spell.dc", { dc: r.save_dc, prof: prof, mod: amod }));
-      lines.push(t("spell.attack", { attack: signed(r.attack_bonus), prof: prof, mod: amod }));
       lines.push(editionLine(r.edition, false));
       return lines;
+    }
+    // The verdict first (can I get there?), then the speeds, the steps and the notes.
+    if (r.legal) {
+      lines.push(t("move.ok", { cost: ft(r.cost_ft), left: ft(r.remaining_ft) }));
+    } else {
+      var failed = r.steps[r.reason_step - 1];
+      if (r.reason === "not-enough-movement") {
+        lines.push(t("move.not-enough-movement", { n: r.reason_step, cost: ft(failed.cost_ft), left: ft(failed.left_ft + failed.cost_ft) }));
+      } else if (r.reason === "speed-zero") {
+        lines.push(t(failed.kind === "stand-up" ? "move.speed-zero.stand-up" : "move.speed-zero.mount"));
+      } else {
+        lines.push(t("move." + r.reason));
+      }
     }
     if (r.halved) lines.push(t("move.speed.halved", { speed: ft(r.speed_ft), base: ft(r.base_speed_ft) }));
     else if (r.drag_extra) lines.push(t("move.speed.drag-extra", { speed: ft(r.speed_ft) }));
@@ -410,20 +424,12 @@
       } else {
         what = t("move." + s.kind);
       }
-      lines.push(t("move.step", { n: index + 1, what: what, cost: ft(s.cost_ft), left: ft(s.left_ft) }));
-    });
-    if (r.legal) {
-      lines.push(t("move.ok", { cost: ft(r.cost_ft), left: ft(r.remaining_ft) }));
-    } else {
-      var s = r.steps[r.reason_step - 1];
-      if (r.reason === "not-enough-movement") {
-        lines.push(t("move.not-enough-movement", { n: r.reason_step, cost: ft(s.cost_ft), left: ft(s.left_ft + s.cost_ft) }));
-      } else if (r.reason === "speed-zero") {
-        lines.push(t(s.kind === "stand-up" ? "move.speed-zero.stand-up" : "move.speed-zero.mount"));
+      if (s.left_ft < 0) { // past the movement there is: by how much, not a negative remainder
+        lines.push(t("move.step.short", { n: index + 1, what: what, cost: ft(s.cost_ft), short: ft(-s.left_ft) }));
       } else {
-        lines.push(t("move." + r.reason));
+        lines.push(t("move.step", { n: index + 1, what: what, cost: ft(s.cost_ft), left: ft(s.left_ft) }));
       }
-    }
+    });
     if (r.steps.some(function (s) { return s.switched; })) lines.push(t("move.switching"));
     lines.push(editionLine(r.edition, r.editions_differ));
     return lines;
@@ -456,8 +462,10 @@
     if (!result.rules.length) return html;
     var cited = result.rules.map(function (key) {
       var link = links[key] || { href: "#", lang: "", title: key };
+      // a link into another language's site is an ordinary link (not Material's language switch)
+      var self = link.lang && link.lang !== lang ? ' target="_self"' : "";
       return '<a href="' + escapeHtml(link.href) + '" hreflang="' + escapeHtml(link.lang) + '" data-rule="' +
-        escapeHtml(key) + '">' + escapeHtml(link.title) + "</a>";
+        escapeHtml(key) + '"' + self + ">" + escapeHtml(link.title) + "</a>";
     }).join(", ");
     return html + '<span class="pravila-calc__line pravila-calc__rules">' + escapeHtml(strings.rules) + " " + cited + "</span>";
   }
@@ -489,9 +497,55 @@
     }
   }
 
+  // --- numbers as readers type them ---------------------------------------------
+
+  // A number typed with a decimal comma or point ("5,5", "5.5", "−1", " 30 "): the
+  // number, null for an empty field, NaN for anything else (never silently dropped).
+  function parseNumber(text) {
+    var t = String(text).replace(/[\s\u00a0\u202f]/g, "").replace(/\u2212/g, "-");
+    if (t === "") return null;
+    if (!/^[-+]?(\d+([.,]\d*)?|[.,]\d+)$/.test(t)) return NaN;
+    return Number(t.replace(",", "."));
+  }
+
+  function formatNumber(value, lang) {
+    return new Intl.NumberFormat(lang || "en", { useGrouping: false, maximumFractionDigits: 6 }).format(value);
+  }
+
+  // Which field an error of the calculators is about (its code, and for a leg its number).
+  var ERROR_FIELDS = {
+    strength: "strength", height: "height_ft", "movement-left": "movement_ft", level: "level",
+    "ability-score": "ability_score", proficiency: "proficiency", "ability-mod": "ability_mod", speed: "speed",
+    "climb-speed": "climb_speed", "swim-speed": "swim_speed", "fly-speed": "fly_speed", "no-fly-speed": "fly_speed"
+  };
+
+  // --- the character's numbers, remembered ----------------------------------------
+  // What stays true of a character from one widget and page to the next (not the
+  // situation: movement left, legs, dash, standing): the reader's last values win
+  // over a widget's preset, which only seeds the first use.
+  var CHARACTER_KEY = "pravila.character";
+  var CHARACTER = ["strength", "height_ft", "speed", "climb_speed", "swim_speed", "fly_speed", "size", "level",
+                   "ability_score", "proficiency", "ability_mod", "metric"];
+
+  function readCharacter() {
+    try {
+      var data = JSON.parse(window.localStorage.getItem(CHARACTER_KEY) || "{}");
+      return data && typeof data === "object" ? data : {};
+    } catch (e) {
+      return {};
+    }
+  }
+
+  function rememberValue(name, value) {
+    var data = readCharacter();
+    if (value === null || value === undefined) delete data[name]; else data[name] = value;
+    try { window.localStorage.setItem(CHARACTER_KEY, JSON.stringify(data)); } catch (e) { /* storage off */ }
+  }
+
   // Widgets already set up: the elements themselves, not an attribute, which
   // markup copied from a set-up page would carry without the listeners.
   var ready = new WeakSet();
+  var widgets = []; // {root, apply(name, value)} of the widgets set up, for remembered values
 
   function setup(root) {
     if (ready.has(root)) return;
@@ -512,15 +566,22 @@
       var el = form.elements.namedItem(name);
       return el && el.closest && el.closest(".pravila-calc__legs") ? null : el;
     }
+    // A typed number; text that is no number stops the calculation with a message on its field.
+    function typed(el) {
+      var value = parseNumber(el.value);
+      if (value !== null && isNaN(value)) throw Object.assign(CalcError("not-a-number", { value: el.value.trim() }), { field: el });
+      return value;
+    }
     function required(name) { // an empty required field is NaN: the calculator names it
       var el = control(name);
       if (!el) return defaults[name];
-      return el.value.trim() === "" ? NaN : Number(el.value);
+      var value = typed(el);
+      return value === null ? NaN : value;
     }
     function optional(name) {
       var el = control(name);
       if (!el) return given(defaults[name]) ? defaults[name] : null;
-      return el.value.trim() === "" ? null : Number(el.value);
+      return typed(el);
     }
     function flag(name) {
       var el = control(name);
@@ -552,9 +613,9 @@
       var legs = [];
       if (list) {
         list.querySelectorAll(".pravila-calc__leg").forEach(function (row) {
-          var d = row.querySelector('[name="distance_ft"]');
+          var d = typed(row.querySelector('[name="distance_ft"]'));
           legs.push({
-            distance_ft: d.value.trim() === "" ? NaN : Number(d.value),
+            distance_ft: d === null ? NaN : d,
             mode: row.querySelector('[name="mode"]').value,
             difficult: row.querySelector('[name="difficult"]').checked ? 1 : 0
           });
@@ -565,6 +626,28 @@
                fly_speed: required("fly_speed"), size: choice("size") || "medium", drag: drag ? drag : null,
                dash: flag("dash"), stand_up: flag("stand_up"), mount: flag("mount"), legs: legs,
                edition: chosenEdition() };
+    }
+
+    // The field an error is about: aria-invalid, described by the answer that says why.
+    function fieldOf(error) {
+      if (error.field) return error.field;
+      if (error.code === "distance" && list && error.params && error.params.leg) {
+        var row = list.querySelectorAll(".pravila-calc__leg")[error.params.leg - 1];
+        return row ? row.querySelector('[name="distance_ft"]') : null;
+      }
+      return ERROR_FIELDS[error.code] ? control(ERROR_FIELDS[error.code]) : null;
+    }
+
+    function markInvalid(field) {
+      form.querySelectorAll("[aria-invalid]").forEach(function (el) {
+        if (el === field) return;
+        el.removeAttribute("aria-invalid");
+        el.removeAttribute("aria-describedby");
+      });
+      if (field) {
+        field.setAttribute("aria-invalid", "true");
+        field.setAttribute("aria-describedby", output.id);
+      }
     }
 
     // The first answer is usually the prerendered one: leave the live region
@@ -578,15 +661,19 @@
     }
 
     function update() {
-      var html;
+      var html, invalid = null;
       try {
         html = renderAnswer(kind, CALCS[kind](inputs()), strings, links, lang, flag("metric"));
         output.classList.remove("pravila-calc__answer--error");
       } catch (error) {
         if (!error || !error.code) throw error;
-        html = '<span class="pravila-calc__line pravila-calc__error">' + escapeHtml(errorMessage(error, strings)) + "</span>";
+        var message = error.code === "not-a-number" ? fill(strings["not-a-number"] || "{value}", error.params)
+          : errorMessage(error, strings);
+        html = '<span class="pravila-calc__line pravila-calc__error">' + escapeHtml(message) + "</span>";
         output.classList.add("pravila-calc__answer--error");
+        invalid = fieldOf(error);
       }
+      markInvalid(invalid);
       if (html === last) return;
       if (last !== null || output.textContent !== textOf(html)) output.innerHTML = html;
       last = html;
@@ -596,7 +683,6 @@
       if (!list) return;
       list.querySelectorAll(".pravila-calc__leg").forEach(function (row, index) {
         var n = index + 1;
-        row.setAttribute("aria-label", fill(strings.leg, { n: n }));
         var name = row.querySelector(".pravila-calc__leg-name");
         if (name) name.textContent = fill(strings.leg, { n: n });
         var remove = row.querySelector('[data-action="remove-leg"]');
@@ -604,9 +690,46 @@
       });
     }
 
+    // A remembered value into this widget's field (if it has it); true when it changed.
+    function apply(name, value) {
+      var el = control(name);
+      if (!el || value === undefined || value === null) return false;
+      if (el.type === "checkbox") {
+        if (el.checked === !!value) return false;
+        el.checked = !!value;
+        return true;
+      }
+      var text = typeof value === "number" ? formatNumber(value, lang) : String(value);
+      if (el.tagName === "SELECT" && !el.querySelector('option[value="' + text + '"]')) return false;
+      if (el.value === text) return false;
+      el.value = text;
+      return true;
+    }
+
+    // A character's number the reader has just set: remember it, and show it in the page's other widgets.
+    function remembered(event) {
+      var el = event.target;
+      if (!el || !el.name || CHARACTER.indexOf(el.name) < 0 || control(el.name) !== el) return;
+      var value;
+      if (el.type === "checkbox") value = el.checked;
+      else if (el.tagName === "SELECT") value = el.value;
+      else {
+        value = parseNumber(el.value);
+        if (value === null || isNaN(value)) return;
+        el.value = formatNumber(value, lang); // in the reader's format: 5.5 → 5,5
+      }
+      rememberValue(el.name, value);
+      widgets.forEach(function (other) {
+        if (other.root !== root && other.root.isConnected && other.apply(el.name, value)) other.update();
+      });
+    }
+
     form.addEventListener("submit", function (event) { event.preventDefault(); });
     form.addEventListener("input", update);
-    form.addEventListener("change", update);
+    form.addEventListener("change", function (event) {
+      remembered(event);
+      update();
+    });
     form.addEventListener("click", function (event) {
       var button = event.target.closest ? event.target.closest("[data-action]") : null;
       if (!button || !form.contains(button) || !list) return;
@@ -625,7 +748,21 @@
       }
       update();
     });
-    update();
+
+    widgets = widgets.filter(function (w) { return w.root.isConnected; });
+    widgets.push({ root: root, apply: apply, update: update });
+    // The reader's remembered numbers win over the preset; a changed answer is not announced on load.
+    var character = readCharacter();
+    var changed = false;
+    CHARACTER.forEach(function (name) { changed = apply(name, character[name]) || changed; });
+    if (changed) {
+      var live = output.getAttribute("aria-live");
+      output.setAttribute("aria-live", "off");
+      update();
+      setTimeout(function () { output.setAttribute("aria-live", live || "polite"); }, 0);
+    } else {
+      update();
+    }
   }
 
   function setupAll(scope) {
@@ -641,6 +778,7 @@
     renderAnswer: renderAnswer,
     errorMessage: errorMessage,
     formatFeet: formatFeet,
+    parseNumber: parseNumber,
     setup: setup,
     setupAll: setupAll
   };
