@@ -322,6 +322,42 @@ def test_undefined_terms_are_marked_not_linked(library: Library, root: Path):
     assert spans and all(a.get("title") == "Определено в другом месте правил" for a in spans)
 
 
+def _section_html(root: Path, library: Library, lang: str, entry_id: str) -> str:
+    entry = library.get(lang, entry_id)
+    assert entry is not None
+    return file_of(root, entry_url(library, entry)).read_text(encoding="utf-8")  # type: ignore[union-attr]
+
+
+def test_entries_list_other_translations_words_with_their_sources(library: Library, root: Path):
+    html_text = _section_html(root, library, "ru", "being-prone")
+    here = html_text.index('id="being-prone"')
+    block = html_text[html_text.index('class="pv-terms"', here):]
+    block = block[: block.index("</div>")]
+    assert "Также называют" in block and '<span class="pv-variant">распластанность</span>' in block
+    assert re.search(r'<abbr class="pv-term-source" title="официальная русская локализация Baldur&#39;s Gate 3">BG3</abbr>', block)
+
+
+def test_a_word_that_names_another_rule_elsewhere_says_so(library: Library, root: Path):
+    html_text = _section_html(root, library, "cs", "casting-time")
+    line = html_text[html_text.index("pv-terms__shared"):]
+    line = line[: line.index("</p>")]
+    assert "„vyvolávací“ v jiných překladech:" in line
+    assert 'href="../schools-of-magic/#schools-of-magic-table"' in line and "data-preview" in line  # the SRD's meaning
+    assert "V tomto textu toto slovo znamená toto pravidlo." in line
+
+
+def test_terms_defined_elsewhere_link_out_marked_external(library: Library, root: Path):
+    html_text = _section_html(root, library, "cs", "casting-time")
+    links = re.findall(r'<a class="pv-external" href="([^"]+)" target="_blank" rel="noopener external">', html_text)
+    assert "http://dnd5esrd.d20.cz/prirucka-hrace/9-kapitola.html#bonusove-akce" in links
+
+
+@pytest.mark.parametrize("lang, row", [("ru", "распластанность → Лежание ничком (BG3, Hobby World)"),
+                                       ("cs", "ihned → Okamžité (SRD, Foundry VTT)")])
+def test_the_a_z_index_lists_other_translations_words(root: Path, lang: str, row: str):
+    assert row in parse(root / lang / "a-z" / "index.html").text  # the word, its entry, its sources
+
+
 def test_backlinks_list_what_links_here(library: Library, root: Path):
     entry = library.get("ru", "grapple")
     assert entry is not None

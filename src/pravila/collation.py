@@ -103,13 +103,14 @@ class Term:
     english: bool
     is_title: bool
     targets: list[Entry] = field(default_factory=list)
+    sources: list[tuple[str, str]] = field(default_factory=list)  # a variant's (short label, name), from content/terms
 
 
 def index_terms(library: Library, lang: Language) -> list[Term]:
-    """Every term of a language — titles, English names, aliases — sorted, one row per spelling."""
+    """Every term of a language — titles, English names, aliases, other translations' words — sorted, one row per spelling."""
     terms: dict[str, Term] = {}
 
-    def add(text: str, entry: Entry, *, english: bool, is_title: bool) -> None:
+    def add(text: str, entry: Entry, *, english: bool, is_title: bool, sources: list[tuple[str, str]] = ()) -> None:
         text = text.strip()
         if not text:
             return
@@ -122,6 +123,9 @@ def index_terms(library: Library, lang: Language) -> list[Term]:
             term.english = term.english and english
         if entry not in term.targets:
             term.targets.append(entry)
+        for source in sources:
+            if source not in term.sources:
+                term.sources.append(source)
 
     entries = library.in_lang(lang.code)
     for e in entries:
@@ -132,6 +136,13 @@ def index_terms(library: Library, lang: Language) -> list[Term]:
         for alias in e.aliases:
             # In a language of another script a Latin alias is English; in a Latin-script one it cannot be told.
             add(alias, e, english=_is_latin(alias) and lang.script != "Latin", is_title=False)
+    vocabulary = library.terms.get(lang.code)
+    if vocabulary is not None:
+        by_id = {e.id: e for e in entries}
+        for v in vocabulary.variants:
+            sources = [(vocabulary.source(k).short, vocabulary.source(k).name) for k in v.sources]
+            for entry_id in v.entries:
+                add(v.term, by_id[entry_id], english=False, is_title=False, sources=sources)
     return sorted(terms.values(), key=lambda term: collation_key(term.display, lang))
 
 

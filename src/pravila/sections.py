@@ -52,6 +52,34 @@ class CounterpartView:
     note: str | None  # the edition note of this side, in this page's language
 
 
+@dataclass(frozen=True)
+class VariantView:
+    """Another translation's word for the rule, with the sources that use it."""
+
+    term: str
+    sources: list[tuple[str, str]]  # (short label, full name)
+
+
+@dataclass(frozen=True)
+class SharedView:
+    """A word that names this rule in one translation and another rule in another."""
+
+    term: str
+    here: bool  # whether this text gives the word this entry's meaning
+    others: list[dict[str, object]]  # {"sources": [(short, name)], "title", "href" (from this page, or None), "en"}
+
+
+@dataclass(frozen=True)
+class ExternalView:
+    """A term this text uses but does not define, and where a player can read it."""
+
+    text: str
+    label: str
+    url: str
+    sources: list[tuple[str, str]]
+    name: str | None
+
+
 @dataclass
 class EntryView:
     entry: Entry
@@ -67,6 +95,9 @@ class EntryView:
     backlinks: list[LinkView] = field(default_factory=list)
     children: list[list["EntryView"]] = field(default_factory=list)  # runs of list items, or one entry each
     report: str | None = None  # «report a mistake» link
+    variants: list[VariantView] = field(default_factory=list)  # the terminology layer: other translations' words
+    shared: list[SharedView] = field(default_factory=list)
+    external: list[ExternalView] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -175,7 +206,38 @@ class SectionPage:
         v.backlinks = self.backlinks(e)
         v.children = self.children(e, child_level)
         v.report = self.report(e)
+        v.variants, v.shared, v.external = self.terms(e)
         return v
+
+    def terms(self, e: Entry) -> tuple[list[VariantView], list[SharedView], list[ExternalView]]:
+        """What the terminology layer (``content/terms``) says about this entry."""
+        terms = self.library.terms.get(e.lang)
+        if terms is None:
+            return [], [], []
+
+        def sources(keys: tuple[str, ...]) -> list[tuple[str, str]]:
+            return [(terms.source(k).short, terms.source(k).name) for k in keys]
+
+        variants = [VariantView(v.term, sources(v.sources)) for v in terms.variants_of(e.id)]
+        shared = []
+        for word in terms.shared_of(e.id):
+            others = []
+            for m in word.meanings:
+                if m.entry == e.id:
+                    continue
+                target = self.library.get(e.lang, m.entry) if m.entry else None
+                others.append({"sources": sources(m.sources), "title": target.title if target else (m.form or m.en),
+                               "href": entry_href(self.library, self.url, target) if target else None, "en": m.en})
+            shared.append(SharedView(word.term, word.here == e.id, others))
+        external = []
+        seen = set()
+        for ref in e.refs:
+            ext = terms.external.get(ref.target) if ref.undefined else None
+            if ext is None or ext.slug in seen:
+                continue
+            seen.add(ext.slug)
+            external.append(ExternalView(ref.text or ext.slug, ext.label, ext.url, sources(ext.sources), ext.name))
+        return variants, shared, external
 
     def widget(self, e: Entry) -> Markup | None:
         if self.widget_for is None:
