@@ -305,7 +305,8 @@ def _describe_move(r: MoveResult, t, ft) -> list[str]:
     if r.legal:
         lines = [t("move.ok", cost=ft(r.cost_ft), left=ft(r.remaining_ft))]
     else:
-        s = r.steps[r.reason_step - 1]  # type: ignore[index]
+        assert r.reason_step is not None  # an illegal move names the step that fails
+        s = r.steps[r.reason_step - 1]
         if r.reason == "not-enough-movement":
             lines = [t("move.not-enough-movement", n=r.reason_step, cost=ft(s.cost_ft), left=ft(s.left_ft + s.cost_ft))]
         elif r.reason == "speed-zero":

@@ -125,7 +125,7 @@ def parse_preset(raw: Any) -> Preset:
     if unknown:
         raise ValueError(f"unknown key '{unknown[0]}' (expected {', '.join(PRESET_KEYS)})")
     calc = raw.get("calc")
-    if calc not in t.calculators:
+    if not isinstance(calc, str) or calc not in t.calculators:
         raise ValueError(f"calc must be one of {', '.join(t.calcs)}, not {calc!r}")
     allowed = t.calculators[calc].fields
     fields = raw.get("fields") or []

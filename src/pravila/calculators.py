@@ -590,7 +590,7 @@ def move(
     mounted_once = False
     for item in plan:
         if isinstance(item, str):
-            cost = half(speeds["walk"])
+            cost: float = half(speeds["walk"])
             available = budget["walk"] - spent
             if speeds["walk"] == 0:
                 reason = "speed-zero"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from .analysis import fold
 from .content import Entry, Library
@@ -110,7 +111,7 @@ def index_terms(library: Library, lang: Language) -> list[Term]:
     """Every term of a language — titles, English names, aliases, other translations' words — sorted, one row per spelling."""
     terms: dict[str, Term] = {}
 
-    def add(text: str, entry: Entry, *, english: bool, is_title: bool, sources: list[tuple[str, str]] = ()) -> None:
+    def add(text: str, entry: Entry, *, english: bool, is_title: bool, sources: Sequence[tuple[str, str]] = ()) -> None:
         text = text.strip()
         if not text:
             return

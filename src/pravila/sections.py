@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .content import Entry, Library
 from .links import absolute_url, entry_href, entry_url, md_href, page_path, report_href, url_of
@@ -66,7 +66,7 @@ class SharedView:
 
     term: str
     here: bool  # whether this text gives the word this entry's meaning
-    others: list[dict[str, object]]  # {"sources": [(short, name)], "title", "href" (from this page, or None), "en"}
+    others: list[dict[str, Any]]  # {"sources": [(short, name)], "title", "href" (from this page, or None), "en"}
 
 
 @dataclass(frozen=True)
