@@ -125,11 +125,19 @@ def page(context):
     page.close()
 
 
-def type_sample(page, base: str, python, cases: list[dict]) -> list[tuple[str, list[str], list[str]]]:
+def site_of(case: dict, library) -> str:
+    """The site a reader types the query in: its language's, or for all languages the expected entry's."""
+    if case["lang"] != "all":
+        return case["lang"]
+    first = case["expect"][0] if isinstance(case["expect"], list) else case["expect"]
+    return next(code for code in ("ru", "cs") if library.get(code, first))
+
+
+def type_sample(page, base: str, python, cases: list[dict], library) -> list[tuple[str, list[str], list[str]]]:
     """Type each case into its site's box; (query, what the box lists, what the API answers)."""
     box, out, site = Box(page), [], None
     for case in cases:
-        want_site = "cs" if case["lang"] == "cs" else "ru"
+        want_site = site_of(case, library)
         if want_site != site:
             site = want_site
             page.goto(f"{base}/{site}/")
@@ -139,16 +147,16 @@ def type_sample(page, base: str, python, cases: list[dict]) -> list[tuple[str, l
     return out
 
 
-def test_the_box_on_a_static_host_lists_what_the_api_answers(page, static_server, python, screenshot_dir):
+def test_the_box_on_a_static_host_lists_what_the_api_answers(page, static_server, python, library):
     sample = dev_set()[::6]  # 26 of the development set, every kind and both languages
-    typed = type_sample(page, static_server, python, sample)
+    typed = type_sample(page, static_server, python, sample, library)
     wrong = [(q, shown[:5], want[:5]) for q, shown, want in typed if shown != want[:SHOWN]]
     assert not wrong, f"the box differs from the API (query, box, API): {wrong}"
     assert page.api_requests == [] and page.errors == []
 
 
-def test_under_pravila_serve_the_box_answers_in_the_browser_too(page, live_server, python):
-    typed = type_sample(page, live_server, python, dev_set()[3::12])
+def test_under_pravila_serve_the_box_answers_in_the_browser_too(page, live_server, python, library):
+    typed = type_sample(page, live_server, python, dev_set()[3::12], library)
     assert [(q, shown) for q, shown, _ in typed] == [(q, want[:SHOWN]) for q, _, want in typed]
     assert page.api_requests == [], "the box should not ask the API"
 
@@ -176,6 +184,19 @@ def test_a_hit_in_the_other_language_is_tagged_and_opens_that_page(page, static_
     page.locator(RESULT_LINK).first.click()
     page.wait_for_url(re.compile(r"/cs/spellcasting/casting-spells/.*#casting-spells$"), timeout=10_000)
     page.locator("#casting-spells").wait_for(state="visible", timeout=10_000)
+
+
+def test_the_search_data_loads_on_the_box_s_first_focus_not_with_the_page(page, static_server):
+    data = []
+    page.on("request", lambda r: re.search(r"/assets/pravila/search/\w+\.\w+\.json$", r.url) and data.append(r.url))
+    page.goto(static_server + "/cs/spellcasting/", wait_until="load")
+    page.wait_for_timeout(300)
+    assert data == []
+    with page.expect_request(re.compile(r"/cs/assets/pravila/search/cs\.\w+\.json$")):
+        Box(page).open()
+    assert [u for u in data if "/ru." in u] == []  # the other language only when a query needs it
+    Box(page).type("прыжок")  # nothing in Czech: all languages
+    assert [u for u in data if "/ru." in u]
 
 
 def test_enter_opens_the_best_result(page, static_server):

@@ -81,13 +81,22 @@ def table(spec: str) -> dict[str, object]:
     return {"fold": FOLDS[spec], "min_root": MIN_ROOT, "rules": [list(rule) for rule in RULES[spec]]}
 
 
+def comparable(lemma: str, spec: str) -> str:
+    """A lemma as the rules of ``spec`` compare it with their suffixes (lowercased, folded).
+
+    >>> comparable("Věštění", "pravila:czech"), comparable("Полёт", "pravila:russian")
+    ('vesteni', 'полет')
+    """
+    return _fold(lemma.lower()) if FOLDS[spec] == "marks" else lemma.lower().replace("ё", "е")
+
+
 @lru_cache(maxsize=100_000)
 def root(lemma: str, spec: str) -> str | None:
     """The root a derivation rule of ``spec`` gives a lemma, or None (no derivational suffix)."""
     rules = RULES.get(spec)
     if not rules:
         return None
-    word = _fold(lemma.lower()) if FOLDS[spec] == "marks" else lemma.lower().replace("ё", "е")
+    word = comparable(lemma, spec)
     for suffix, ending in rules:
         if word.endswith(suffix) and len(word) - len(suffix) + len(ending) >= MIN_ROOT:
             return word[: len(word) - len(suffix)] + ending

@@ -68,36 +68,70 @@ def _pymorphy_forms(lemmas: set[str], roots: set[str], lang: Language, code: str
                     wanted.add(lemma)
     out: set[str] = set()
     for lemma in wanted:
-        for parse in morph.parse(lemma):
-            if lang.fold_letters(parse.normal_form) == lemma or parse.normal_form == lemma:
-                out.update(form.word for form in parse.lexeme)
-    return {w.lower() for w in out}
+        out.update(_paradigm(code, lemma, lang.letter_folds))
+    return out
+
+
+@lru_cache(maxsize=50_000)
+def _paradigm(code: str, lemma: str, letter_folds: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    """The lowercased forms of every reading of ``lemma`` whose normal form it is (remembered: builds repeat them)."""
+    from .analysis import _morph
+
+    def folded(word: str) -> str:
+        for a, b in letter_folds:
+            word = word.replace(a, b)
+        return word
+
+    out = set()
+    for parse in _morph(code).parse(lemma):
+        if parse.normal_form == lemma or folded(parse.normal_form) == lemma:
+            out.update(form.word.lower() for form in parse.lexeme)
+    return frozenset(out)
 
 
 # --- simplemma: its dictionary, inverted ----------------------------------------------------------
 
 
 @lru_cache(maxsize=4)
-def _simplemma_table(code: str) -> tuple[tuple[str, str], ...]:
-    """(form, lemma) pairs of simplemma's dictionary for ``code``, lowercased (about 360 000 for Czech)."""
+def _simplemma_index(code: str, letter_folds: tuple[tuple[str, str], ...], spec: str) -> tuple[dict[str, list[str]], ...]:
+    """simplemma's dictionary for ``code`` inverted, once per process (about 360 000 forms for Czech, 1–2 s):
+    lowercased forms by their lemma (letter folds applied), by their lemma's derivational root, and by their
+    own root when they have one."""
     from simplemma.strategies.dictionaries.dictionary_factory import DEFAULT_DICTIONARY_FACTORY
 
+    def folded(word: str) -> str:
+        for a, b in letter_folds:
+            word = word.replace(a, b)
+        return word
+
+    def has_suffix(word: str) -> bool:  # cheaper than derivation.root, whose cache 360 000 words would only churn
+        return derivation.comparable(word, spec).endswith(suffixes)
+
     table: Any = DEFAULT_DICTIONARY_FACTORY.get_dictionary(code)
-    return tuple((form.lower(), lemma.lower()) for form, lemma in table.items())
+    suffixes = tuple(suffix for suffix, _ in derivation.RULES.get(spec, ()))
+    by_lemma: dict[str, list[str]] = {}
+    by_lemma_root: dict[str, list[str]] = {}
+    by_own_root: dict[str, list[str]] = {}
+    for form, lemma in table.items():
+        form, key = form.lower(), folded(lemma.lower())
+        by_lemma.setdefault(key, []).append(form)
+        if not suffixes:
+            continue
+        root = derivation.root(key, spec) if has_suffix(key) else None
+        if root:
+            by_lemma_root.setdefault(root, []).append(form)
+        own = derivation.root(form, spec) if has_suffix(form) else None
+        if own:
+            by_own_root.setdefault(own, []).append(form)
+    return by_lemma, by_lemma_root, by_own_root
 
 
 def _simplemma_forms(lemmas: set[str], roots: set[str], lang: Language, code: str) -> set[str]:
-    from .analysis import fold
-
-    spec = lang.derivation
-    rules = derivation.RULES.get(spec, ()) if roots else ()
-    # The words (without diacritics) a rule cuts to one of the roots: a form is one of them, or has another root.
-    targets = {root[: len(root) - len(ending)] + suffix for root in roots for suffix, ending in rules if root.endswith(ending)}
+    by_lemma, by_lemma_root, by_own_root = _simplemma_index(code, lang.letter_folds, lang.derivation)
     out: set[str] = set()
-    for form, lemma in _simplemma_table(code):
-        key = lang.fold_letters(lemma)
-        if key in lemmas:
-            out.add(form)
-        elif rules and (derivation.root(key, spec) in roots or fold(form) in targets and derivation.root(form, spec) in roots):
-            out.add(form)
+    for lemma in lemmas:
+        out.update(by_lemma.get(lemma, ()))
+    for root in roots:
+        out.update(by_lemma_root.get(root, ()))
+        out.update(by_own_root.get(root, ()))
     return out

@@ -77,10 +77,12 @@ __all__ = ["DATA_DIR", "FORMAT", "MAX_BROWSER_BYTES", "BrowserSearch", "Prepared
 FORMAT = 1
 DATA_DIR = "assets/pravila/search"  # in each language site
 MANIFEST = "index.json"
-# A language whose data is bigger than this, gzipped, is searched through /api/search instead: about
-# 11 000 entries of the generated corpus (benchmarks/browser_search.py); a phone on mobile data
-# fetches it in seconds, and the worker parses it in about a second.
-MAX_BROWSER_BYTES = 4 * 2**20
+# A language whose data is bigger than this, gzipped, is searched through /api/search instead (when the site
+# is served by `pravila serve`). Measured (benchmarks/search_box.py): the generated corpus grows by ~220 KB (ru)
+# and ~145 KB (cs) per 1 000 entries, so this is about 9 000 entries a language; at 10 000 entries a language
+# Chromium parses both languages' data in 0.5 s and answers in p50 1.5 ms / p95 12 ms: the limit is what a phone
+# on mobile data fetches on the search box's first focus, not the speed.
+MAX_BROWSER_BYTES = 2 * 2**20
 
 
 @dataclass(frozen=True)
