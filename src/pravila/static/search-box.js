@@ -13,7 +13,8 @@
 
    Strings come with the search manifest (assets/pravila/search/index.json),
    in the site's language. Material's search worker is the one
-   overrides/main.html hands over as window.__pravilaSearchWorker. */
+   overrides/main.html hands over (window.__pravilaSearchWorker, and the
+   "pravila:search-worker" event). */
 (function () {
   "use strict";
 
@@ -50,7 +51,6 @@
   var list = document.querySelector(".md-search-result__list");
   var meta = document.querySelector(".md-search-result__meta");
   var input = document.querySelector("input[data-md-component=search-query]");
-  var worker = window.__pravilaSearchWorker;
 
   function tidy(item) {
     var link = item.querySelector("a.md-search-result__link");
@@ -93,7 +93,13 @@
 
   if (meta) new MutationObserver(showState).observe(meta, { childList: true, characterData: true, subtree: true });
 
-  if (worker) {
+  /* Material starts its worker while its bundle runs, before this script; in case it ever does later: */
+  function withWorker(use) {
+    if (window.__pravilaSearchWorker) use(window.__pravilaSearchWorker);
+    else document.addEventListener("pravila:search-worker", function (ev) { use(ev.detail); }, { once: true });
+  }
+
+  withWorker(function (worker) {
     worker.addEventListener("message", function (ev) {
       var data = ev.data && ev.data.type === 3 && ev.data.data;
       if (!data || !data.pv) return;
@@ -110,17 +116,19 @@
         else loadManifest().then(done, done);
       }, 0);
     });
-  }
+  });
 
   /* --- load the search data when the reader first turns to the search box ---------------- */
 
-  if (input && worker) {
-    var preload = function () {
-      worker.postMessage({ type: "pravila/preload" });
-      input.removeEventListener("focus", preload);
-    };
-    input.addEventListener("focus", preload);
-    if (document.activeElement === input) preload();
+  if (input) {
+    withWorker(function (worker) {
+      var preload = function () {
+        worker.postMessage({ type: "pravila/preload" });
+        input.removeEventListener("focus", preload);
+      };
+      input.addEventListener("focus", preload);
+      if (document.activeElement === input) preload();
+    });
   }
 
   /* --- offline: the service worker ----------------------------------------------------------- */

@@ -145,6 +145,7 @@
           hits: result.hits.map(function (h) { return { id: h.id, lang: h.lang }; }),
         });
       }, function (e) {
+        if (e instanceof self.PravilaSearch.QueryError) return answer(number, [], { query: q, state: "ok", hits: [] });
         var state = e instanceof Offline ? "offline" : e instanceof Unavailable ? "unavailable" : "error";
         if (state === "error") console.error(e);
         answer(number, [], { query: q, state: state, hits: [] });
