@@ -104,14 +104,14 @@ class _ThreadedServer:
 
 @pytest.fixture(scope="session")
 def serve_app():
-    """Start an ASGI app on a free port in a thread: ``base_url = serve_app(app)``.
+    """Start an ASGI app on a free port (or ``port``) in a thread: ``base_url = serve_app(app)``.
 
     The servers stop at the end of the session.
     """
     servers: list[_ThreadedServer] = []
 
-    def start(app) -> str:
-        port = _free_port()
+    def start(app, port: int | None = None) -> str:
+        port = port or _free_port()
         servers.append(_ThreadedServer(app, port).__enter__())
         return f"http://127.0.0.1:{port}"
 

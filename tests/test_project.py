@@ -108,6 +108,8 @@ def test_settings_precedence_option_environment_file_default(mini_project: Path,
         ('site_url = "example.org"\n', "the site URL must be an absolute http(s) address"),
         ('[language.xx]\nname = "X"\nscript = "Latin"\nstemmer = "snowball:klingon"\n', "PyStemmer has no 'klingon'"),
         ('[language.xx]\nname = "X"\nscript = "Runic"\nstemmer = "snowball:english"\n', "script must be one of"),
+        ('[language.xx]\nname = "X"\nscript = "Latin"\nstemmer = "snowball:german"\nbrowser = "english"\n',
+         "browser must name the twin of its stemmer 'snowball:german'"),
     ],
 )
 def test_a_bad_pravila_toml_is_one_clear_line(mini_project: Path, toml: str, message: str):

@@ -57,6 +57,7 @@ __all__ = [
     "normalize",
     "query_terms",
     "query_word",
+    "query_word_from",
     "stem",
     "words",
 ]
@@ -396,10 +397,23 @@ def query_word(word: str, lang: Language) -> QueryWord:
     >>> query_word("sesílání", cs).keys  # typed with diacritics: the exact form is preferred
     (('sesílání', 1.0), ('~sesil', 0.6), ('^sesil', 0.5))
     """
+    return query_word_from(word, lang, lemma(word, lang) if _own(word, lang) else (word, True))
+
+
+def query_word_from(word: str, lang: Language, found: tuple[str, bool]) -> QueryWord:
+    """The keys of a query word whose lemma is known already: ``found`` is (lemma, whether the lemmatizer knows it).
+
+    What :func:`query_word` does after the lemmatizer; the browser's search
+    (:mod:`pravila.search.browser`) looks lemmas up in a table instead, and
+    takes a word it lacks for its own lemma, unknown:
+
+    >>> query_word_from("sesilani", cs, ("sesilani", False)) == query_word("sesilani", cs)
+    True
+    """
     loose = loose_key(word, lang)
     derived = None
     if _own(word, lang):
-        base, known = lemma(word, lang)
+        base, known = found
         known = known or has_diacritics(word)
         derived = derived_key(base, lang)
     else:
@@ -408,6 +422,7 @@ def query_word(word: str, lang: Language) -> QueryWord:
     if known and base != loose:
         return QueryWord(word, lang.code, ((base, EXACT_WEIGHT), (loose, LOOSE_WEIGHT), *more), loose)
     return QueryWord(word, lang.code, ((loose, EXACT_WEIGHT), *more), loose)
+
 
 
 MAX_QUERY_WORDS = 12

@@ -10,7 +10,9 @@ search or the other way round.
 from __future__ import annotations
 
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from .checks import checked_library
@@ -41,6 +43,8 @@ def build(project: "Project", library: Library | None = None) -> BuildSummary:
     be built or written.
     """
     from .search import publish, write_generation
+    from .offline import site_strings, write_offline
+    from .search.browser import prepare_browser_search, write_browser_search
     from .site import build_site_into, new_site_folder, swap_into_place
 
     if library is None:
@@ -52,7 +56,12 @@ def build(project: "Project", library: Library | None = None) -> BuildSummary:
         out, published = None, False
         try:
             out = new_site_folder(build_dir)
-            pages = build_site_into(project, library, out)
+            with ThreadPoolExecutor(1) as pool:  # the browser's search data is computed while MkDocs builds
+                prepared = pool.submit(prepare_browser_search, project, generation)
+                pages = build_site_into(project, library, out)
+                now = datetime.now(timezone.utc)
+                write_browser_search(project, prepared.result(), out, lambda code: site_strings(project, code, now), now=now)
+            write_offline(project, out)
             publish(generation, project.index_dir)
             published = True
             swap_into_place(out, project.site_dir)

@@ -64,10 +64,30 @@ _RUSSIAN: tuple[tuple[str, str], ...] = (
 )
 
 RULES: dict[str, tuple[tuple[str, str], ...]] = {"pravila:czech": _CZECH, "pravila:russian": _RUSSIAN}
+# How a lemma is compared with the suffixes: "marks" drops every combining mark (after NFD), "yo" folds ё to е.
+FOLDS: dict[str, str] = {"pravila:czech": "marks", "pravila:russian": "yo"}
 
 
 def _fold(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", word) if not unicodedata.combining(c))
+
+
+def table(spec: str) -> dict[str, object]:
+    """The rules of ``spec`` as data, for the browser's twin of :func:`root` (``static/search-engine.js``).
+
+    >>> table("pravila:russian")["fold"], table("pravila:russian")["rules"][0]
+    ('yo', ['ировать', ''])
+    """
+    return {"fold": FOLDS[spec], "min_root": MIN_ROOT, "rules": [list(rule) for rule in RULES[spec]]}
+
+
+def comparable(lemma: str, spec: str) -> str:
+    """A lemma as the rules of ``spec`` compare it with their suffixes (lowercased, folded).
+
+    >>> comparable("Věštění", "pravila:czech"), comparable("Полёт", "pravila:russian")
+    ('vesteni', 'полет')
+    """
+    return _fold(lemma.lower()) if FOLDS[spec] == "marks" else lemma.lower().replace("ё", "е")
 
 
 @lru_cache(maxsize=100_000)
@@ -76,7 +96,7 @@ def root(lemma: str, spec: str) -> str | None:
     rules = RULES.get(spec)
     if not rules:
         return None
-    word = _fold(lemma.lower()) if spec == "pravila:czech" else lemma.lower().replace("ё", "е")
+    word = comparable(lemma, spec)
     for suffix, ending in rules:
         if word.endswith(suffix) and len(word) - len(suffix) + len(ending) >= MIN_ROOT:
             return word[: len(word) - len(suffix)] + ending

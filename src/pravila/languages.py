@@ -33,6 +33,10 @@ OWN_STEMMERS = ("czech-light",)
 KEYS = ("name", "ui", "locale", "script", "lemmatizer", "stemmer", "derivation", "letter_folds", "stopwords", "alphabet",
         "lunr", "browser")
 REQUIRED = ("name", "script", "stemmer")
+# The stemmers static/stemmers.js has a twin of (tests/test_stemmers.py), by the twin's name: a language
+# whose `browser` names one is searched in the browser (pravila.search.browser), else through /api/search.
+BROWSER_TWINS = {"russian": "snowball:russian", "english": "snowball:english", "polish": "snowball:polish",
+                 "czech": "pravila:czech-light"}
 ENGLISH = "en"  # the record that analyses rule names (the English field of every language)
 
 
@@ -164,6 +168,11 @@ def make_language(code: str, raw: Mapping[str, Any], where: str) -> Language:
     lunr = raw.get("lunr", ["en"])
     if not isinstance(lunr, list) or not all(isinstance(x, str) for x in lunr):
         raise ProjectError(f"{here}: lunr must be a list of Material search languages, e.g. [\"en\"]")
+    browser = text("browser")
+    if browser and BROWSER_TWINS.get(browser) != stemmer:
+        twins = ", ".join(f"{name} ({spec})" for name, spec in BROWSER_TWINS.items())
+        raise ProjectError(f"{here}: browser must name the twin of its stemmer {stemmer!r} — one of {twins} — "
+                           f"or be left out (its search box then asks /api/search), not {browser!r}")
     derivation = text("derivation")
     from .derivation import RULES as DERIVATIONS
 
@@ -172,7 +181,7 @@ def make_language(code: str, raw: Mapping[str, Any], where: str) -> Language:
     lang = Language(
         code=code, name=text("name"), ui=text("ui") or code, locale=text("locale") or code, script=script,
         lemmatizer=lemmatizer, stemmer=stemmer, letter_folds=tuple(folds.items()), alphabet=tuple(alphabet),
-        lunr=tuple(lunr), browser=text("browser"), derivation=derivation,
+        lunr=tuple(lunr), browser=browser, derivation=derivation,
     )
     from .analysis import stopword_key  # analysis imports this module; the key is its business
 

@@ -55,7 +55,7 @@ ASSETS_PREFIX = "assets/pravila"
 # The scripts every page loads, in order (the tables before the calculators
 # that read them). The other scripts of static/ run elsewhere: the search
 # box's worker and what it imports.
-PAGE_SCRIPTS = ("calculators-tables.js", "calculators.js", "site.js")
+PAGE_SCRIPTS = ("calculators-tables.js", "calculators.js", "site.js", "search-box.js")
 GENERATED_ASSETS = {"calculators-tables.js": as_javascript}
 # Keys `pravila build` writes per language; a project's mkdocs.yml may not set them.
 OWNED: tuple[tuple[str, ...], ...] = (

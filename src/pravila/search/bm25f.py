@@ -30,7 +30,7 @@ import numpy as np
 
 from .engine import Engine
 
-__all__ = ["BM25F", "Term", "TERM_BUDGET", "Scores"]
+__all__ = ["BM25F", "Term", "TERM_BUDGET", "Scores", "inverse_frequency"]
 
 # Decoded posting lists kept per index generation: 12 bytes a posting (a document
 # number and a score), so 64 MB hold 5.6 million postings — every posting of an
@@ -49,6 +49,15 @@ class Scores(NamedTuple):
 
     score: np.ndarray  # float64, one per document
     matched: np.ndarray  # bool, one per document
+
+
+def inverse_frequency(doc_count: int, df: int) -> float:
+    """Whoosh's idf of a term in ``df`` of ``doc_count`` documents (the browser's data ships these values).
+
+    >>> round(inverse_frequency(87, 3), 4)
+    4.0796
+    """
+    return log(doc_count / (df + 1)) + 1.0
 
 
 class BM25F:
@@ -100,7 +109,7 @@ class BM25F:
         ids = np.array(ids_raw, dtype=np.int32)
         tf = np.array(tf_raw, dtype=np.float64)
         lengths, average = self._field(field)
-        idf = log(self.doc_count / (df + 1)) + 1.0
+        idf = inverse_frequency(self.doc_count, df)
         k1, b = self.K1, self.B
         scores = idf * ((tf * (k1 + 1)) / (tf + k1 * ((1 - b) + b * lengths[ids] / average)))
         found = (ids, scores)

@@ -4,7 +4,8 @@
    group (:func:`plan`): its keys in each searched language's title, alias and
    body fields, its English stem in the English names field, each with a
    boost (titles over names over bodies).  Only terms that occur count; when
-   only a word's loose key occurs, it counts at full weight.
+   a word's own form (its lemma) occurs nowhere in a language's text, its
+   loose key counts there at full weight.
 2. A word none of whose keys occurs is looked up fuzzily
    (:mod:`pravila.search.fuzzy`): the index keys closest to its loose key,
    within one edit (two for words of 8 letters or more), at half weight; at
@@ -33,13 +34,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..analysis import LOOSE, LOOSE_WEIGHT, fold, name_key, query_word
+from ..analysis import LOOSE, LOOSE_WEIGHT, QueryWord, fold, name_key, query_word
 from ..languages import Language, script_of
 from .bm25f import BM25F, Scores, Term
 from .engine import ENGLISH_FIELD, TEXT_FIELDS, field
 from .fuzzy import MAX_FUZZY_WORDS, Vocabulary, max_edits
 
-__all__ = ["FIELD_BOOST", "Group", "NAME_BONUS", "NAME_POOL", "Name", "plan", "rank"]
+__all__ = ["FIELD_BOOST", "Group", "NAME_BONUS", "NAME_POOL", "Name", "plan", "rank", "word_terms"]
 
 FIELD_BOOST = {"title": 4.0, "alias": 2.5, "variant": 2.0, "body": 1.0, ENGLISH_FIELD: 3.0}
 FUZZY_WEIGHT = 0.5
@@ -75,20 +76,16 @@ def plan(words: Sequence[str], langs: Sequence[Language], english: Language, sco
     for word in words:
         latin = script_of(word) == "Latin"  # Latin words are also English rule names, searched in every language
         word_langs = [lang for lang in langs if latin or lang.script == script_of(word)]
-        exact: list[_Candidate] = []
-        loose: list[_Candidate] = []
+        found_exact: list[_Candidate] = []
+        found_loose: list[_Candidate] = []
         for lang in word_langs:
-            qw = query_word(word, lang)
-            for name in TEXT_FIELDS:
-                for key, weight in qw.keys:
-                    (loose if key == qw.loose else exact).append((Term(field(name, lang.code), key, FIELD_BOOST[name] * weight), lang.code))
+            here_exact, here_loose = word_terms(query_word(word, lang), df)
+            found_exact += [(t, lang.code) for t in here_exact]
+            found_loose += [(t, lang.code) for t in here_loose]
             if latin:
-                loose.append((Term(field(ENGLISH_FIELD, lang.code), name_key(word, english), FIELD_BOOST[ENGLISH_FIELD]), None))
-        found_exact = [c for c in exact if df(c[0].field, c[0].key) > 0]
-        found_loose = [c for c in loose if df(c[0].field, c[0].key) > 0]
-        if found_loose and not found_exact and exact:
-            # The exact form occurs nowhere: the loose key is all there is, at full weight.
-            found_loose = [(t._replace(boost=t.boost / LOOSE_WEIGHT) if t.key.startswith(LOOSE) else t, m) for t, m in found_loose]
+                name_term = Term(field(ENGLISH_FIELD, lang.code), name_key(word, english), FIELD_BOOST[ENGLISH_FIELD])
+                if df(name_term.field, name_term.key) > 0:
+                    found_loose.append((name_term, None))
         found = found_exact + found_loose
         if not found and fuzzy_left and max_edits(word):
             fuzzy_left -= 1
@@ -100,6 +97,25 @@ def plan(words: Sequence[str], langs: Sequence[Language], english: Language, sco
                 marks[mark_lang].add(term.key)
         groups.append(Group(word, tuple(t for t, _ in found), frozenset(t.key for t, _ in found)))
     return groups, marks
+
+
+def word_terms(qw: QueryWord, df: Callable[[str, str], int]) -> tuple[list[Term], list[Term]]:
+    """The terms of one query word in its language's text fields that occur: (exact, loose).
+
+    When the word's own form was asked for (the lemmatizer knows it) and
+    occurs nowhere in the language's text, its loose key is all there is and
+    counts at full weight.
+    """
+    exact: list[Term] = []
+    loose: list[Term] = []
+    for name in TEXT_FIELDS:
+        for key, weight in qw.keys:
+            (loose if key == qw.loose else exact).append(Term(field(name, qw.lang), key, FIELD_BOOST[name] * weight))
+    found_exact = [t for t in exact if df(t.field, t.key) > 0]
+    found_loose = [t for t in loose if df(t.field, t.key) > 0]
+    if not found_exact and qw.keys[0][0] != qw.loose:
+        found_loose = [t._replace(boost=t.boost / LOOSE_WEIGHT) for t in found_loose]
+    return found_exact, found_loose
 
 
 def _fuzzy(word: str, langs: Sequence[Language], latin: bool, english: Language, scorer: BM25F,
