@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test check build locales bench clean
+.PHONY: serve test check build locales vectors bench clean
 
 $(BIN)/pravila: pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -47,6 +47,13 @@ locales: $(BIN)/pravila
 	$(BIN)/python scripts/calculators_pot.py locales/calculators.pot
 	$(BIN)/pybabel update -i locales/calculators.pot -d locales -D calculators --no-fuzzy-matching
 	$(BIN)/python scripts/compile_catalogs.py
+
+# After a content edit: the browser twins' contracts on the new content
+# (the search answers of tests/vectors/search.json, the content's words of
+# tests/vectors/stemmers.json); the tests say when they are stale.
+vectors: $(BIN)/pravila
+	$(BIN)/python scripts/search_vectors.py
+	$(BIN)/python scripts/stemmer_vectors.py --content
 
 bench: $(BIN)/pravila
 	$(BIN)/python benchmarks/search.py
