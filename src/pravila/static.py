@@ -300,11 +300,9 @@ class StaticSite:
                 self._held -= dropped.size
 
     def not_found_page(self, url_path: str) -> StaticFile | None:
-        """The language's own 404 page for a path under ``/<lang>/``."""
+        """The language's own 404 page for a path under ``/<lang>/``, else the site's ``/404.html`` (if built)."""
         lang = url_path.strip("/").split("/")[0]
-        if lang not in self.languages:
-            return None
-        kind, path = self.resolve(f"/{lang}/404.html")
+        kind, path = self.resolve(f"/{lang}/404.html" if lang in self.languages else "/404.html")
         if kind != "file" or path is None:
             return None
         try:
