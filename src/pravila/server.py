@@ -31,6 +31,7 @@ import json
 import logging
 import os
 import re
+import socket
 import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -322,12 +323,27 @@ except ImportError:  # pragma: no cover - httptools is a dependency
 else:
 
     class _CappedHttpTools(_HttpTools):  # type: ignore[no-redef,misc]
-        """httptools, keeping at most :data:`MAX_TARGET_BYTES` + 1 bytes of the request target.
+        """httptools, keeping at most :data:`MAX_TARGET_BYTES` + 1 bytes of the request target, and without Nagle.
 
         httptools cannot parse a target over 64 KB and uvicorn then answers a
         plain-text 400; cut short, the app sees a target over the limit and
         answers its own 414 (JSON under /api).
+
+        With ``--workers`` uvicorn binds the socket itself with protocol 0,
+        and asyncio only sets ``TCP_NODELAY`` on connections of a socket
+        created as IPPROTO_TCP: every small answer after the first on a
+        keep-alive connection then waited ~40 ms for the client's delayed ACK
+        (measured: /healthz p50 43 ms with 2 workers, 0.25 ms with one).
         """
+
+        def connection_made(self, transport: Any) -> None:
+            sock = transport.get_extra_info("socket")
+            if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+                try:
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                except OSError:  # pragma: no cover - a socket that is not TCP after all
+                    pass
+            super().connection_made(transport)
 
         def on_url(self, url: bytes) -> None:
             keep = MAX_TARGET_BYTES + 3  # still over the limit once an escape cut in half is dropped
