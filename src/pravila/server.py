@@ -16,10 +16,10 @@
   Content-Security-Policy, framing only by the site itself, a referrer
   policy); a request target over :data:`MAX_TARGET_BYTES` is a 414 and
   headers over :data:`MAX_HEADER_BYTES` a 431 (JSON under ``/api``).
-- ``--workers N`` runs N server processes on one socket (uvicorn's
-  supervisor); each builds its app with :func:`app_from_environment` from
-  the settings the parent passes in the environment.  Only the parent
-  watches the content and rebuilds.
+- ``--workers N`` runs N server processes on one port
+  (:mod:`pravila.workers`); each builds its app with
+  :func:`app_from_environment` from the settings the parent passes in the
+  environment.  Only the parent watches the content and rebuilds.
 - With ``watch``, a background thread rebuilds on every change under the
   content folder; content with problems, or any failure of the build, is
   logged and the previous build keeps being served.
@@ -459,9 +459,14 @@ def run(project: "Project", host: str, port: int, watch: bool, *, workers: int =
     config = {"host": host, "port": port, **uvicorn_settings(access_log=access_log)}
     try:
         if workers > 1:
+            from .workers import FACTORY, Supervisor, reuse_port_supported
+
             os.environ[SETTINGS_VARIABLE] = worker_settings(project, options)
-            log.info("%d worker processes", workers)
-            uvicorn.run("pravila.server:app_from_environment", factory=True, workers=workers, **config)
+            if reuse_port_supported():
+                if not Supervisor(host, port, workers, uvicorn_settings(access_log=access_log)).run():
+                    raise SystemExit(1)
+            else:  # pragma: no cover - systems without SO_REUSEPORT: uvicorn's supervisor, one shared socket
+                uvicorn.run(FACTORY, factory=True, workers=workers, **config)
         else:
             uvicorn.run(create_app(project, options=options), **config)
     finally:
