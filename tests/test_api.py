@@ -274,6 +274,22 @@ def test_every_path_under_api_is_answered_in_json(running, target):
     assert status == 404 and data["status"] == 404
 
 
+def test_a_query_typed_as_is_into_curl_is_answered(live_server):
+    """curl sends /api/search?q=прыжок as raw UTF-8 bytes: percent-encoded as a browser would, then searched."""
+    raw = "/api/search?q=прыжок&lang=ru".encode("utf-8").decode("latin-1")
+    data = _check_json(*raw_get(live_server, raw))
+    assert data["query"] == "прыжок" and {h["id"] for h in data["hits"][:2]} == {"high-jump", "long-jump"}
+    status, _, _ = raw_get(live_server, "/ru/жж/".encode("utf-8").decode("latin-1"))
+    assert status == 404
+
+
+@pytest.mark.parametrize("target", ["/api/search?q=a\x7fb", "/api/search?q=a b", "/healthz\x01"])
+def test_requests_the_parser_refuses_are_json_under_api(live_server, target):
+    status, headers, body = raw_get(live_server, target)
+    data = _check_json(status, headers, body)
+    assert status == 400 and data["status"] == 400
+
+
 # Targets and headers no one sends by accident, against the whole app as `pravila serve` runs it.
 OVERSIZED = [
     ("/api/search?q=" + "a" * 20_000, 414, "/api"),
