@@ -376,3 +376,28 @@ def test_many_requests_at_once_all_answer(running):
     first = dict(zip(queries, (hit for _, hit in answers)))
     assert first["прыжок"] in ("high-jump", "long-jump") and first["sesilani"] == "casting-spells"
     assert len({hit for q, (_, hit) in zip(queries, answers) if q == "grapple"}) == 1  # the same answer every time
+
+
+def test_searches_in_a_child_process_answer_the_same(built_project):
+    """pravila serve's default: searches in a process of lower priority; the answers do not change."""
+    with TestClient(Api(built_project)) as threads, TestClient(Api(built_project, processes=1)) as processes:
+        for path in ("/api/search?q=прыжок&lang=ru", "/api/search?q=sesilani", "/api/entries/ru/grapple",
+                     "/api/entries/ru/nothing", "/api/search?q=x&limit=0"):
+            a, b = threads.get(path), processes.get(path)
+            assert (a.status_code, a.json()) == (b.status_code, b.json()), path
+        assert processes.get("/healthz").json() == threads.get("/healthz").json()
+
+
+def test_a_search_process_that_dies_is_replaced(built_project, caplog):
+    import os
+    import signal
+
+    api = Api(built_project, processes=1)
+    with TestClient(api) as c:
+        assert c.get("/api/search?q=grapple").status_code == 200
+        for pid in list(api._pool._processes):  # type: ignore[union-attr]
+            os.kill(pid, signal.SIGKILL)
+        with caplog.at_level("ERROR", logger="pravila.api"):
+            statuses = [c.get("/api/search", params={"q": q}).status_code for q in ("dash", "kouzlo", "hide")]
+        assert statuses[0] in (200, 503) and statuses[-1] == 200, statuses
+        assert 500 not in statuses

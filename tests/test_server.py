@@ -461,7 +461,7 @@ def test_workers_serve_one_site_and_only_the_parent_rebuilds(mini_project, tmp_p
     assert set(statuses) == {200}, statuses
     assert text.count("Started server process") == 2
     assert text.count("watching ") == 1 and text.count("rebuilding") >= 1
-    assert "Traceback" not in text
+    assert "Traceback" not in text, text
     assert before == {0} and hits == {1}  # every process answers from the new index
 
 

@@ -17,9 +17,12 @@ characters, unknown lang, limit outside 1–50), 404 for an unknown entry or
 path, 405 for another method than GET/HEAD.  With no index built the search
 and health answer 503.
 
-The searcher runs in a small pool of threads, never on the event loop, so
-the site's files are served while searches run.  It is opened once and
-reused; it reopens by itself when a rebuild switches a new index into place.
+Searches never run on the event loop, so the site's files are served while
+searches run: either in a small pool of threads, or (``pravila serve``'s
+default) in a child process at a lower OS priority, which also keeps them
+off this process's interpreter lock.  The searcher is opened once per
+process and reused; it reopens by itself when a rebuild switches a new index
+into place.
 
 Answers can be kept in a result cache (``result_cache`` answers, LRU, per
 process): keyed by the checked query (NFC, trimmed), language and limit, and
@@ -31,11 +34,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
 import os
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from starlette.requests import Request
@@ -54,6 +59,7 @@ log = logging.getLogger("pravila.api")
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 ALLOWED = ("GET", "HEAD")
 SEARCH_THREADS = 4  # per process: a slow search does not hold up the others
+SEARCH_NICE = 10  # search processes run at this lower priority than the server's event loop
 HEALTH_SECONDS = 1.0  # /healthz asks the searcher at most this often (it may wait behind a search)
 CACHE_BYTES = 32 * 1024 * 1024  # the result cache's bound in bytes, whatever its number of answers
 PARAMETERS = ("q", "lang", "limit")
@@ -150,35 +156,114 @@ class ResultCache:
 Handler = Callable[[Request, dict[str, str]], Awaitable[Response]]
 
 
+# --- searching in child processes --------------------------------------------------------
+
+_child_searcher: Searcher | None = None
+
+
+def project_settings(project: "Project") -> dict[str, str]:
+    """What another process needs to open the same project (JSON-able)."""
+    return {"root": str(project.root), "content": str(project.content_dir), "build": str(project.build_dir),
+            "site_url": project.site_url}
+
+
+def open_project(settings: dict[str, str]) -> "Project":
+    from pathlib import Path
+
+    from .project import load_project
+
+    root = Path(settings["root"])
+    return load_project(root, content=Path(settings["content"]), build=Path(settings["build"]),
+                        site_url=settings["site_url"], environ={}, cwd=root)
+
+
+def _child_start(settings: dict[str, str], nice: int) -> None:  # pragma: no cover - runs in the search process
+    global _child_searcher
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the server process stops us
+    if nice:
+        try:
+            os.nice(nice)
+        except OSError:
+            pass
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
+    _child_searcher = Searcher.for_project(open_project(settings))
+
+
+def _child_search(query: str, lang: str, limit: int) -> bytes:  # pragma: no cover - runs in the search process
+    assert _child_searcher is not None
+    return json_bytes(_child_searcher.search(query, lang, limit).to_dict())
+
+
+def _child_entry(lang: str, entry_id: str) -> Any:  # pragma: no cover - runs in the search process
+    assert _child_searcher is not None
+    return _child_searcher.entry(lang, entry_id)
+
+
+def _child_stats() -> Any:  # pragma: no cover - runs in the search process
+    assert _child_searcher is not None
+    return _child_searcher.stats()
+
+
 class Api:
-    """The API of one project as an ASGI app: answers every method and path it is given, in JSON."""
+    """The API of one project as an ASGI app: answers every method and path it is given, in JSON.
+
+    Searches run either in ``threads`` threads of this process, or (with
+    ``processes`` > 0) in that many child processes at a lower OS priority
+    (``nice``): then a search never holds this process's interpreter lock,
+    and when the CPUs are busy the kernel runs the event loop (pages, cached
+    answers, health) first.
+    """
 
     def __init__(self, project: "Project", *, result_cache: int = 0, threads: int = SEARCH_THREADS,
-                 searcher: Searcher | None = None):
-        self.searcher = searcher or Searcher.for_project(project)
+                 processes: int = 0, nice: int = SEARCH_NICE, searcher: Searcher | None = None):
         self.codes = project.codes
         self.index_dir = project.index_dir
         self.cache = ResultCache(result_cache)
         self.threads = threads
-        self._pool: ThreadPoolExecutor | None = None
+        self.processes = processes if searcher is None else 0
+        self.nice = nice
+        self._settings = project_settings(project)
+        self.searcher = searcher or (Searcher.for_project(project) if not self.processes else None)
+        self._pool: Executor | None = None
         self._health_pool: ThreadPoolExecutor | None = None
         self._health: tuple[Any, float, dict[str, Any]] | None = None  # (generation, when, stats)
         self._pools_lock = threading.Lock()
 
-    # --- threads ----------------------------------------------------------------------
+    # --- where searches run ----------------------------------------------------------
 
-    def _pools(self) -> tuple[ThreadPoolExecutor, ThreadPoolExecutor]:
+    def _pools(self) -> tuple[Executor, ThreadPoolExecutor]:
         with self._pools_lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="pravila-search")
-                # Health checks have their own thread: they never queue behind searches.
+                if self.processes:
+                    self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                                     initializer=_child_start, initargs=(self._settings, self.nice))
+                else:
+                    self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="pravila-search")
+                # Health checks have their own thread: they never queue behind searches in it.
                 self._health_pool = ThreadPoolExecutor(1, thread_name_prefix="pravila-health")
             assert self._health_pool is not None
             return self._pool, self._health_pool
 
-    async def _in_thread(self, fn: Callable[..., Any], *args: Any, health: bool = False) -> Any:
+    async def _call(self, name: str, *args: Any, health: bool = False) -> Any:
+        """``searcher.<name>(*args)``, in a thread or a search process."""
         pool, health_pool = self._pools()
-        return await asyncio.get_running_loop().run_in_executor(health_pool if health else pool, fn, *args)
+        loop = asyncio.get_running_loop()
+        if not self.processes:
+            assert self.searcher is not None
+            function = self._search if name == "search" else getattr(self.searcher, name)
+            return await loop.run_in_executor(health_pool if health else pool, function, *args)
+        function = {"search": _child_search, "entry": _child_entry, "stats": _child_stats}[name]
+        try:
+            return await loop.run_in_executor(pool, function, *args)
+        except BrokenProcessPool:
+            log.error("a search process ended unexpectedly; starting new ones")
+            with self._pools_lock:
+                if self._pool is pool:
+                    self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise IndexUnavailable("the search process ended unexpectedly; try again") from None
 
     def close(self) -> None:
         with self._pools_lock:
@@ -247,12 +332,13 @@ class Api:
         key = (query, lang, limit)
         body = self.cache.get(generation, key) if generation is not None else None
         if body is None:
-            body = await self._in_thread(self._search, query, lang, limit)
+            body = await self._call("search", query, lang, limit)
             if generation is not None:
                 self.cache.put(generation, key, body)
         return Response(body, media_type="application/json", headers=HEADERS)
 
     def _search(self, query: str, lang: str, limit: int) -> bytes:
+        assert self.searcher is not None
         return json_bytes(self.searcher.search(query, lang, limit).to_dict())
 
     async def entry(self, request: Request, params: dict[str, str]) -> Response:
@@ -261,7 +347,7 @@ class Api:
             return error(404, f"unknown language: expected /api/entries/<lang>/<id> with lang one of {', '.join(self.codes)}")
         data = None
         if len(entry_id) <= 100 and ID_RE.fullmatch(entry_id):  # "grapple\n" is not an id ($ matches before a newline)
-            data = await self._in_thread(self.searcher.entry, lang, entry_id)
+            data = await self._call("entry", lang, entry_id)
         if data is None:
             return error(404, f"no entry '{entry_id[:100]}' in '{lang}'")
         return ok(data)
@@ -273,7 +359,7 @@ class Api:
         if cached is not None and cached[0] == generation and time.monotonic() - cached[1] < HEALTH_SECONDS:
             return ok({"status": "ok", **cached[2]})
         try:
-            stats = await self._in_thread(self.searcher.stats, health=True)
+            stats = await self._call("stats", health=True)
         except IndexUnavailable as e:
             self._health = None
             log.warning("health: %s", e)

@@ -262,18 +262,23 @@ def build(ctx: Context, build_dir: Path | None, site_url: str | None) -> None:
               help="Log a line per request (uvicorn's access log, on standard output).")
 @click.option("--result-cache", type=click.IntRange(0, 1_000_000), default=1000, show_default=True,
               help="Search answers each process keeps (per query, language, limit and index generation; 0: none).")
+@click.option("--search-processes", type=click.IntRange(0, 64), default=1, show_default=True,
+              help="Processes per server process that run searches, at a lower priority than pages "
+                   "(0: threads of the server process instead).")
 @click.option("--search-threads", type=click.IntRange(1, 64), default=None,
-              help="Threads per process that run searches [default: 4].")
+              help="With --search-processes 0: threads per process that run searches [default: 4].")
 @pass_ctx
 def serve(ctx: Context, build_dir: Path | None, site_url: str | None, host: str, port: int, watch: bool,
-          workers: int | None, access_log: bool, result_cache: int, search_threads: int | None) -> None:
+          workers: int | None, access_log: bool, result_cache: int, search_processes: int,
+          search_threads: int | None) -> None:
     """Serve the built site and the search API (see 'Running it for others' in the README)."""
     from .server import ServeOptions, default_workers, run
 
     project = ctx.project(build_dir, site_url)
     ctx.library()  # fail early and clearly on broken content
     run(project, host=host, port=port, watch=watch, workers=workers or default_workers(), access_log=access_log,
-        options=ServeOptions(result_cache=result_cache, **({"search_threads": search_threads} if search_threads else {})))
+        options=ServeOptions(result_cache=result_cache, search_processes=search_processes,
+                             **({"search_threads": search_threads} if search_threads else {})))
 
 
 # --- calc: the calculators (pravila.calculators, pravila.answers) --------------

@@ -65,7 +65,8 @@ class ServeOptions:
     """How ``pravila serve`` runs, beyond the project's settings."""
 
     result_cache: int = 1000  # search answers kept per process (0: none)
-    search_threads: int = 4  # threads per process that run searches
+    search_threads: int = 4  # threads per process that run searches (without search processes)
+    search_processes: int = 0  # child processes per server process that run searches, at a lower priority (0: threads)
 
 
 def parse_accept_language(header: str | None) -> list[str]:
@@ -137,13 +138,18 @@ async def _send(send: Any, status: int, headers: dict[str, str], body: bytes = b
     await send({"type": "http.response.body", "body": b"" if head else body})
 
 
+_DEFAULT_HEADERS = _headers({**SECURITY_HEADERS, "Content-Security-Policy": csp()})
+
+
 def _with_security_headers(send: Any) -> Any:
-    defaults = {k.lower().encode("latin-1"): v.encode("latin-1") for k, v in {**SECURITY_HEADERS, "Content-Security-Policy": csp()}.items()}
+    """``send``, adding the security headers an answer does not set itself."""
 
     async def wrapped(message: dict[str, Any]) -> None:
         if message["type"] == "http.response.start":
-            present = {name.lower() for name, _ in message.get("headers", [])}
-            message = {**message, "headers": [*message.get("headers", []), *((k, v) for k, v in defaults.items() if k not in present)]}
+            headers = list(message.get("headers", []))
+            present = {name.lower() for name, _ in headers}
+            headers += [(k, v) for k, v in _DEFAULT_HEADERS if k not in present]
+            message = {**message, "headers": headers}
         await send(message)
 
     return wrapped
@@ -164,7 +170,8 @@ class App:
         self.project = project
         self.options = options
         self.site = StaticSite(project.site_dir, project.codes)
-        self.api = Api(project, result_cache=options.result_cache, threads=options.search_threads) if api else None
+        self.api = Api(project, result_cache=options.result_cache, threads=options.search_threads,
+                       processes=options.search_processes) if api else None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":

@@ -54,8 +54,22 @@ def listening_socket(host: str, port: int, backlog: int = 2048) -> socket.socket
     return sock
 
 
-def _worker(sock: socket.socket, config: dict[str, Any]) -> None:  # pragma: no cover - runs in the worker process
+def _die_with_parent(parent: int) -> None:
+    """Linux: get SIGTERM when the parent ends, even by SIGKILL (no orphans left holding the port)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux
+        return
+    if os.getppid() != parent:  # the parent ended before we asked
+        raise SystemExit(0)
+
+
+def _worker(sock: socket.socket, config: dict[str, Any], parent: int) -> None:  # pragma: no cover - runs in the worker
     import uvicorn
+
+    _die_with_parent(parent)
 
     server = uvicorn.Server(uvicorn.Config(FACTORY, factory=True, **config))
     server.run(sockets=[sock])
@@ -76,7 +90,7 @@ class Supervisor:
         self.failed = False
 
     def start_worker(self, index: int) -> Any:
-        process = self.context.Process(target=_worker, args=(self.sockets[index], self.config), daemon=False,
+        process = self.context.Process(target=_worker, args=(self.sockets[index], self.config, os.getpid()), daemon=False,
                                        name=f"pravila-worker-{index}")
         process.start()
         return process
