@@ -401,3 +401,35 @@ def test_a_search_process_that_dies_is_replaced(built_project, caplog):
             statuses = [c.get("/api/search", params={"q": q}).status_code for q in ("dash", "kouzlo", "hide")]
         assert statuses[0] in (200, 503) and statuses[-1] == 200, statuses
         assert 500 not in statuses
+
+
+def test_search_processes_end_with_their_server(built_project, tmp_path):
+    """Stopped or killed, a server process leaves no search process behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "serve.py"
+    script.write_text(
+        "import pathlib, time\n"
+        "from pravila.api import Api\n"
+        "from helpers import repo_project\n"
+        "from starlette.testclient import TestClient\n"
+        "if __name__ == '__main__':\n"
+        f"    api = Api(repo_project(build=pathlib.Path({str(built_project.build_dir)!r})), processes=1)\n"
+        "    assert TestClient(api).get('/api/search?q=grapple').status_code == 200\n"
+        "    print(*api._pool._processes, flush=True)\n"
+        "    time.sleep(60)\n", encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), *sys.path]))
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
+    children = [int(p) for p in server.stdout.readline().split()]
+    assert children
+    server.send_signal(signal.SIGKILL)
+    server.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+              for pid in children):
+        assert time.monotonic() < deadline, "a search process outlived its server"
+        time.sleep(0.2)

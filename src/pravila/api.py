@@ -177,11 +177,18 @@ def open_project(settings: dict[str, str]) -> "Project":
                         site_url=settings["site_url"], environ={}, cwd=root)
 
 
-def _child_start(settings: dict[str, str], nice: int) -> None:  # pragma: no cover - runs in the search process
+def _child_start(settings: dict[str, str], nice: int, parent: int) -> None:  # pragma: no cover - in the search process
     global _child_searcher
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the server process stops us
+
+    def end_with_parent() -> None:  # however the server process ends, even by SIGKILL
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=end_with_parent, name="pravila-parent-watch", daemon=True).start()
     if nice:
         try:
             os.nice(nice)
@@ -238,7 +245,7 @@ class Api:
             if self._pool is None:
                 if self.processes:
                     self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                                     initializer=_child_start, initargs=(self._settings, self.nice))
+                                                     initializer=_child_start, initargs=(self._settings, self.nice, os.getpid()))
                 else:
                     self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="pravila-search")
                 # Health checks have their own thread: they never queue behind searches in it.
@@ -266,11 +273,12 @@ class Api:
             raise IndexUnavailable("the search process ended unexpectedly; try again") from None
 
     def close(self) -> None:
+        """Stop the threads and search processes (waits for the searches under way, a few ms)."""
         with self._pools_lock:
-            for pool in (self._pool, self._health_pool):
-                if pool is not None:
-                    pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._health_pool = None
+            pools, self._pool, self._health_pool = (self._pool, self._health_pool), None, None
+        for pool in pools:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
 
     # --- ASGI ---------------------------------------------------------------------------
 
