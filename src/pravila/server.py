@@ -40,7 +40,7 @@ from urllib.parse import quote
 
 from babel import negotiate_locale
 
-from .api import Api
+from .api import Api, open_project, project_settings
 from .errors import PravilaError
 from .static import SECURITY_HEADERS, StaticFile, StaticSite, csp, etag_matches, etag_of
 
@@ -295,25 +295,17 @@ def create_app(project: "Project", *, api: bool = True, options: ServeOptions | 
 
 def worker_settings(project: "Project", options: ServeOptions) -> str:
     """What a worker process needs to build the same app (JSON, passed in :data:`SETTINGS_VARIABLE`)."""
-    return json.dumps({
-        "root": str(project.root), "content": str(project.content_dir), "build": str(project.build_dir),
-        "site_url": project.site_url, "options": asdict(options),
-    })
+    return json.dumps({**project_settings(project), "options": asdict(options)})
 
 
 def app_from_environment() -> App:
     """The app factory of a worker process (``uvicorn --factory pravila.server:app_from_environment``)."""
-    from .project import load_project
-
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(message)s")
     raw = os.environ.get(SETTINGS_VARIABLE)
     if not raw:
         raise RuntimeError(f"{SETTINGS_VARIABLE} is not set: start worker processes with 'pravila serve --workers N'")
     settings = json.loads(raw)
-    root = Path(settings["root"])
-    project = load_project(root, content=Path(settings["content"]), build=Path(settings["build"]),
-                           site_url=settings["site_url"], environ={}, cwd=root)
-    return create_app(project, options=ServeOptions(**settings["options"]))
+    return create_app(open_project(settings), options=ServeOptions(**settings["options"]))
 
 
 def _http_protocol() -> Any:
