@@ -395,7 +395,7 @@ def test_a_search_process_that_dies_is_replaced(built_project, caplog):
     api = Api(built_project, processes=1)
     with TestClient(api) as c:
         assert c.get("/api/search?q=grapple").status_code == 200
-        for pid in list(api._pool._processes):  # type: ignore[union-attr]
+        for pid in api._children.pids:  # type: ignore[union-attr]
             os.kill(pid, signal.SIGKILL)
         with caplog.at_level("ERROR", logger="pravila.api"):
             statuses = [c.get("/api/search", params={"q": q}).status_code for q in ("dash", "kouzlo", "hide")]
@@ -420,7 +420,7 @@ def test_search_processes_end_with_their_server(built_project, tmp_path):
         "if __name__ == '__main__':\n"
         f"    api = Api(repo_project(build=pathlib.Path({str(built_project.build_dir)!r})), processes=1)\n"
         "    assert TestClient(api).get('/api/search?q=grapple').status_code == 200\n"
-        "    print(*api._pool._processes, flush=True)\n"
+        "    print(*api._children.pids, flush=True)\n"
         "    time.sleep(60)\n", encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), *sys.path]))
     server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)

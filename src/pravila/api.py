@@ -36,11 +36,11 @@ import json
 import logging
 import multiprocessing
 import os
+import queue
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from starlette.requests import Request
@@ -213,6 +213,83 @@ def _child_stats() -> Any:  # pragma: no cover - runs in the search process
     return _child_searcher.stats()
 
 
+_CHILD_CALLS = {"search": _child_search, "entry": _child_entry, "stats": _child_stats}
+
+
+def _child_main(conn: Any, settings: dict[str, str], nice: int, parent: int) -> None:  # pragma: no cover - search process
+    """A search process: open the project's searcher, then answer calls from the pipe until it closes."""
+    _child_start(settings, nice, parent)
+    while True:
+        try:
+            name, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply = (True, _CHILD_CALLS[name](*args))
+        except (QueryError, IndexUnavailable) as e:
+            reply = (False, e)
+        except Exception as e:  # noqa: BLE001 — sent back, logged by the server process
+            reply = (False, RuntimeError(f"{type(e).__name__} in the search process: {e}"[:500]))
+        conn.send(reply)
+
+
+class SearchProcesses:
+    """Search processes at a lower priority, each behind a pipe of its own.
+
+    A caller (a thread of the server process) takes an idle process, sends
+    it one call and waits for the answer: no queues, no manager threads.  A
+    process that dies is replaced; the call it was answering is an
+    :class:`IndexUnavailable` (a 503).
+    """
+
+    def __init__(self, settings: dict[str, str], count: int, nice: int):
+        self.settings, self.nice = settings, nice
+        self.context = multiprocessing.get_context("spawn")
+        self._idle: "queue.Queue[tuple[Any, Any]]" = queue.Queue()
+        self._all: list[Any] = []
+        for _ in range(count):
+            self._idle.put(self._start())
+
+    def _start(self) -> tuple[Any, Any]:
+        here, there = self.context.Pipe()
+        process = self.context.Process(target=_child_main, args=(there, self.settings, self.nice, os.getpid()),
+                                       name="pravila-search", daemon=True)
+        process.start()
+        there.close()
+        self._all.append(process)
+        return process, here
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self._all if p.is_alive()]
+
+    def call(self, name: str, *args: Any) -> Any:
+        process, conn = self._idle.get()
+        try:
+            conn.send((name, args))
+            ok, value = conn.recv()
+        except (EOFError, OSError):
+            log.error("search process %s ended unexpectedly; starting another", process.pid)
+            conn.close()
+            process.join(timeout=1)
+            self._idle.put(self._start())
+            raise IndexUnavailable("the search process ended unexpectedly; try again") from None
+        self._idle.put((process, conn))
+        if ok:
+            return value
+        raise value
+
+    def close(self) -> None:
+        while not self._idle.empty():
+            process, conn = self._idle.get_nowait()
+            conn.close()  # the process reads the end of the pipe and returns
+        for process in self._all:
+            process.join(timeout=2)
+            if process.is_alive():
+                process.kill()
+                process.join()
+
+
 class Api:
     """The API of one project as an ASGI app: answers every method and path it is given, in JSON.
 
@@ -233,21 +310,21 @@ class Api:
         self.nice = nice
         self._settings = project_settings(project)
         self.searcher = searcher or (Searcher.for_project(project) if not self.processes else None)
-        self._pool: Executor | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._children: SearchProcesses | None = None
         self._health_pool: ThreadPoolExecutor | None = None
         self._health: tuple[Any, float, dict[str, Any]] | None = None  # (generation, when, stats)
         self._pools_lock = threading.Lock()
 
     # --- where searches run ----------------------------------------------------------
 
-    def _pools(self) -> tuple[Executor, ThreadPoolExecutor]:
+    def _pools(self) -> tuple[ThreadPoolExecutor, ThreadPoolExecutor]:
         with self._pools_lock:
             if self._pool is None:
                 if self.processes:
-                    self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                                     initializer=_child_start, initargs=(self._settings, self.nice, os.getpid()))
-                else:
-                    self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="pravila-search")
+                    self._children = SearchProcesses(self._settings, self.processes, self.nice)
+                # Threads that search, or that wait for a search process each.
+                self._pool = ThreadPoolExecutor(self.processes or self.threads, thread_name_prefix="pravila-search")
                 # Health checks have their own thread: they never queue behind searches in it.
                 self._health_pool = ThreadPoolExecutor(1, thread_name_prefix="pravila-health")
             assert self._health_pool is not None
@@ -257,28 +334,22 @@ class Api:
         """``searcher.<name>(*args)``, in a thread or a search process."""
         pool, health_pool = self._pools()
         loop = asyncio.get_running_loop()
-        if not self.processes:
-            assert self.searcher is not None
-            function = self._search if name == "search" else getattr(self.searcher, name)
-            return await loop.run_in_executor(health_pool if health else pool, function, *args)
-        function = {"search": _child_search, "entry": _child_entry, "stats": _child_stats}[name]
-        try:
-            return await loop.run_in_executor(pool, function, *args)
-        except BrokenProcessPool:
-            log.error("a search process ended unexpectedly; starting new ones")
-            with self._pools_lock:
-                if self._pool is pool:
-                    self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise IndexUnavailable("the search process ended unexpectedly; try again") from None
+        if self._children is not None:
+            return await loop.run_in_executor(health_pool if health else pool, self._children.call, name, *args)
+        assert self.searcher is not None
+        function = self._search if name == "search" else getattr(self.searcher, name)
+        return await loop.run_in_executor(health_pool if health else pool, function, *args)
 
     def close(self) -> None:
         """Stop the threads and search processes (waits for the searches under way, a few ms)."""
         with self._pools_lock:
             pools, self._pool, self._health_pool = (self._pool, self._health_pool), None, None
+            children, self._children = self._children, None
         for pool in pools:
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
+        if children is not None:
+            children.close()
 
     # --- ASGI ---------------------------------------------------------------------------
 
