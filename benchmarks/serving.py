@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/serving.py [--seconds 10] [--connections 1,8,32]
         [--client wrk|asyncio] [--build-dir DIR] [--serve-arg=--some-flag ...]
+        [--server 'NAME=--flag …' ...] [--baseline CHECKOUT [--baseline-arg=--flag ...]]
 
 It builds the sites and the index once into a temporary folder (or uses
 ``--build-dir``), starts ``pravila serve --build-dir … --host 127.0.0.1
@@ -29,6 +30,14 @@ a small asyncio HTTP/1.1 client with keep-alive connections, one process per
 group of connections.  Either way it runs on the same cores as the server,
 and the table says so.  Loopback only; every run is bounded in time.
 
+Several servers can be measured side by side in one run, each row of one
+after the same row of the others (so a change in the machine's load hits
+them alike): ``--server 'cached=--result-cache=1000'`` (repeatable) starts
+one more ``pravila serve`` of this checkout with those flags, and
+``--baseline DIR`` one of another checkout (its own ``.venv``, its own
+build), e.g. a worktree of ``main`` before a change: it is the ``before``
+row.
+
 A benchmark, not a test: it prints figures, it asserts nothing.
 
 (Not named ``http.py``: a script's folder comes first on ``sys.path``, and a
@@ -40,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import multiprocessing
@@ -123,23 +133,40 @@ def wait_until_up(process: Process, port: int, path: str, timeout: float = 60.0)
     raise SystemExit(f"the server did not answer {path} within {timeout:.0f} s:\n{process.log_tail()}")
 
 
-def pravila(*args: str) -> list[str]:
-    """The ``pravila`` command of this Python (the CLI users run)."""
-    return [sys.executable, "-m", "pravila", *args]
+@dataclass(frozen=True)
+class Checkout:
+    """A checkout of Pravila and the Python that runs it (this one by default)."""
+
+    repo: Path = REPO
+    python: str = sys.executable
+
+    @classmethod
+    def at(cls, folder: Path) -> "Checkout":
+        python = folder / ".venv" / "bin" / "python"
+        if not python.is_file():
+            raise SystemExit(f"{folder} has no .venv/bin/python (make a venv there and pip install -e . into it)")
+        return cls(folder.resolve(), str(python))
 
 
-def build_site(build_dir: Path) -> float:
+def pravila(*args: str, checkout: Checkout = Checkout()) -> list[str]:
+    """The ``pravila`` command of a checkout's Python (the CLI users run)."""
+    return [checkout.python, "-m", "pravila", *args]
+
+
+def build_site(build_dir: Path, checkout: Checkout = Checkout()) -> float:
     started = time.perf_counter()
-    result = subprocess.run(pravila("build", "--build-dir", str(build_dir)), capture_output=True, text=True,
-                            timeout=600, cwd=REPO)
+    result = subprocess.run(pravila("build", "--build-dir", str(build_dir), checkout=checkout), capture_output=True,
+                            text=True, timeout=600, cwd=checkout.repo)
     if result.returncode != 0:
         raise SystemExit(f"pravila build failed:\n{result.stdout}{result.stderr}")
     return time.perf_counter() - started
 
 
-def start_pravila_serve(build_dir: Path, port: int, serve_args: list[str], log_path: Path) -> Process:
-    argv = pravila("serve", "--build-dir", str(build_dir), "--host", HOST, "--port", str(port), *serve_args)
-    process = Process(argv, log_path, cwd=REPO)
+def start_pravila_serve(build_dir: Path, port: int, serve_args: list[str], log_path: Path,
+                        checkout: Checkout = Checkout()) -> Process:
+    argv = pravila("serve", "--build-dir", str(build_dir), "--host", HOST, "--port", str(port), *serve_args,
+                   checkout=checkout)
+    process = Process(argv, log_path, cwd=checkout.repo)
     try:
         wait_until_up(process, port, "/healthz")
     except BaseException:
@@ -505,6 +532,7 @@ class Row:
     connections: int
     result: Result
     note: str = ""
+    load: float = field(default_factory=lambda: os.getloadavg()[0])  # the machine's 1-minute load average
 
 
 @dataclass
@@ -517,31 +545,45 @@ class Bench:
     def measure(self, server: str, scenario: str, loads: list[Load], background: list[str] = ()) -> None:
         """Run the first load with the others in the background (they start 0.5 s before it and end after it)."""
         loads = [loads[0], *(replace(load, seconds=load.seconds + 1) for load in loads[1:])]
+        machine_load = os.getloadavg()[0]  # before this row's own load counts in it
         results = self.client.run(loads, self.tmp)
-        self.add(Row(server, scenario, loads[0].connections, results[0]))
+        self.add(Row(server, scenario, loads[0].connections, results[0], load=machine_load))
         for load, result, label in zip(loads[1:], results[1:], background):
-            self.add(Row(server, label, load.connections, result, note="background"))
+            self.add(Row(server, label, load.connections, result, note="background", load=machine_load))
 
     def add(self, row: Row) -> None:
         self.rows.append(row)
         print_row(row)
 
 
-def run_pravila(bench: Bench, port: int, connections: list[int], search_targets: tuple[str, ...]) -> None:
+@dataclass(frozen=True)
+class Served:
+    """One running server under test: its name in the table and its port."""
+
+    name: str
+    port: int
+
+
+def run_pravila(bench: Bench, servers: list[Served], connections: list[int], search_targets: tuple[str, ...]) -> None:
+    """Each scenario and number of connections on every server in turn."""
     static, health = (STATIC_PAGE,), ("/healthz",)
     s = bench.seconds
     for c in connections:
-        bench.measure("pravila", "search", [Load("search", port, c, s, search_targets)])
+        for sv in servers:
+            bench.measure(sv.name, "search", [Load("search", sv.port, c, s, search_targets)])
     for c in connections:
-        bench.measure("pravila", "static page", [Load("static", port, c, s, static)])
+        for sv in servers:
+            bench.measure(sv.name, "static page", [Load("static", sv.port, c, s, static)])
     for c in connections:
-        bench.measure("pravila", "static page, search load", [
-            Load("static", port, c, s, static), Load("search-bg", port, c, s, search_targets, seed=c)],
-            background=[f"  search (background, {c} conn)"])
+        for sv in servers:
+            bench.measure(sv.name, "static page, search load", [
+                Load("static", sv.port, c, s, static), Load("search-bg", sv.port, c, s, search_targets, seed=c)],
+                background=[f"  search (background, {c} conn)"])
     for c in connections:
-        bench.measure("pravila", f"/healthz, {BAD_WORD_CLIENTS} bad-word clients", [
-            Load("healthz", port, c, s, health), Load("badwords", port, BAD_WORD_CLIENTS, s, seed=c)],
-            background=[f"  {BAD_WORD_LETTERS}-letter words (background)"])
+        for sv in servers:
+            bench.measure(sv.name, f"/healthz, {BAD_WORD_CLIENTS} bad-word clients", [
+                Load("healthz", sv.port, c, s, health), Load("badwords", sv.port, BAD_WORD_CLIENTS, s, seed=c)],
+                background=[f"  {BAD_WORD_LETTERS}-letter words (background)"])
 
 
 def run_reference(bench: Bench, port: int, connections: list[int]) -> None:
@@ -575,38 +617,40 @@ def warm_up(port: int, targets: tuple[str, ...]) -> str:
 
 # --- output ---------------------------------------------------------------------------------------------------
 
-HEADER = f"{'server':<12} {'scenario':<34} {'conn':>4} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8} {'5xx':>6} {'sock err':>8}"
+HEADER = f"{'server':<14} {'scenario':<34} {'conn':>4} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8} {'5xx':>6} {'sock err':>8} {'load':>5}"
 
 
 def print_row(row: Row) -> None:
     r = row.result
-    print(f"{row.server:<12} {row.scenario:<34} {row.connections:>4} {r.rps:>8.0f} {r.p50_ms:>8.1f} {r.p99_ms:>8.1f} "
-          f"{r.non_2xx:>8} {r.status_5xx:>6} {r.socket_errors:>8}", flush=True)
+    print(f"{row.server:<14} {row.scenario:<34} {row.connections:>4} {r.rps:>8.0f} {r.p50_ms:>8.1f} {r.p99_ms:>8.1f} "
+          f"{r.non_2xx:>8} {r.status_5xx:>6} {r.socket_errors:>8} {row.load:>5.1f}", flush=True)
 
 
 def find(rows: list[Row], server: str, scenario: str, connections: int) -> Result | None:
     return next((r.result for r in rows if (r.server, r.scenario, r.connections) == (server, scenario, connections)), None)
 
 
-def print_targets(rows: list[Row], connections: list[int]) -> None:
+def print_targets(rows: list[Row], connections: list[int], servers: list[str]) -> None:
     """The aims of issue #13 next to what was measured (figures only; nothing fails)."""
     print("\nAims (issue #13), measured in this run:")
     top = max(connections)
-    search = find(rows, "pravila", "search", top)
-    if search:
-        print(f"  search at {top} connections >= 1500 req/s (no result cache): {search.rps:.0f} req/s")
-    for c in connections:
-        alone = find(rows, "pravila", "static page", c)
-        loaded = find(rows, "pravila", "static page, search load", c)
-        if alone and loaded:
-            print(f"  static page p50 under search load <= 2x alone, {c} conn: {loaded.p50_ms:.1f} ms vs "
-                  f"{alone.p50_ms:.1f} ms alone ({loaded.p50_ms / alone.p50_ms:.1f}x)")
-    for c in connections:
-        health = find(rows, "pravila", f"/healthz, {BAD_WORD_CLIENTS} bad-word clients", c)
-        if health:
-            print(f"  /healthz p50 <= 20 ms while {BAD_WORD_CLIENTS} clients send bad words, {c} conn: {health.p50_ms:.1f} ms")
-    five = sum(r.result.status_5xx for r in rows if r.server == "pravila")
-    print(f"  5xx answers during the whole run: {five}")
+    for server in servers:
+        print(f"  {server}:")
+        search = find(rows, server, "search", top)
+        if search:
+            print(f"    search at {top} connections >= 1500 req/s (without a result cache): {search.rps:.0f} req/s")
+        for c in connections:
+            alone = find(rows, server, "static page", c)
+            loaded = find(rows, server, "static page, search load", c)
+            if alone and loaded:
+                print(f"    static page p50 under search load <= 2x alone, {c} conn: {loaded.p50_ms:.1f} ms vs "
+                      f"{alone.p50_ms:.1f} ms alone ({loaded.p50_ms / alone.p50_ms:.1f}x)")
+        for c in connections:
+            health = find(rows, server, f"/healthz, {BAD_WORD_CLIENTS} bad-word clients", c)
+            if health:
+                print(f"    /healthz p50 <= 20 ms while {BAD_WORD_CLIENTS} clients send bad words, {c} conn: {health.p50_ms:.1f} ms")
+        five = sum(r.result.status_5xx for r in rows if r.server == server)
+        print(f"    5xx answers during the whole run: {five}")
 
 
 def machine() -> str:
@@ -626,9 +670,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--build-dir", type=Path, help="A folder built by 'pravila build' (default: build a temporary one).")
     parser.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
                         help="Pass ARG on to 'pravila serve' (repeatable), e.g. --serve-arg=--workers=2.")
+    parser.add_argument("--server", action="append", default=[], metavar="'NAME=ARGS'",
+                        help="One more server of this checkout, its flags for 'pravila serve' after '=' (repeatable).")
+    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT",
+                        help="Also measure another checkout's 'pravila serve' (with its .venv and its own build) as 'before'.")
+    parser.add_argument("--baseline-arg", action="append", default=[], metavar="ARG",
+                        help="Pass ARG on to the baseline's 'pravila serve' (repeatable).")
     parser.add_argument("--no-reference", action="store_true", help="Skip the python -m http.server reference.")
     args = parser.parse_args(argv)
     args.connections = [int(c) for c in args.connections.split(",") if c.strip()]
+    for spec in args.server:
+        if "=" not in spec or not spec.partition("=")[0].strip():
+            parser.error(f"--server: NAME=ARGS, not {spec!r}")
     if not args.connections or min(args.connections) < 1 or max(args.connections) > 256:
         parser.error("--connections: whole numbers from 1 to 256")
     if not 0.5 <= args.seconds <= 120:
@@ -661,23 +714,40 @@ def main(argv: list[str] | None = None) -> None:
         elif not (build_dir / "site" / "index.html").is_file():
             raise SystemExit(f"{build_dir} has no built site; run: pravila build --build-dir {build_dir}")
         bench = Bench(client, args.seconds, tmp)
-        port = free_port()
-        serve_args = " ".join(args.serve_arg) or "(no extra flags)"
-        print(f"Server: pravila serve --build-dir … --host {HOST} --port {port} {serve_args}")
-        print(f"Search mix: {len(search_targets)} queries ({QUERIES_MIX.name}), each request the next one; "
-              f"{args.seconds:g} s per row")
-        with start_pravila_serve(build_dir, port, args.serve_arg, tmp / "serve.log"):
-            print(warm_up(port, search_targets) + "\n", flush=True)
-            print(HEADER)
-            run_pravila(bench, port, args.connections, search_targets)
+        specs: list[tuple[str, Checkout, Path, list[str]]] = []
+        if args.baseline is not None:
+            baseline = Checkout.at(args.baseline)
+            baseline_build = tmp / "build-baseline"
+            print(f"Built the baseline ({baseline.repo}) in {build_site(baseline_build, baseline):.1f} s")
+            specs.append(("before", baseline, baseline_build, args.baseline_arg))
+        if not args.server or args.serve_arg:
+            specs.append(("pravila", Checkout(), build_dir, args.serve_arg))
+        for spec in args.server:
+            name, _, flags = spec.partition("=")
+            specs.append((name.strip(), Checkout(), build_dir, flags.split()))
+        servers: list[Served] = []
+        with contextlib.ExitStack() as stack:
+            for name, checkout, folder, flags in specs:
+                port = free_port()
+                print(f"Server {name!r}: pravila serve --build-dir … --host {HOST} --port {port} "
+                      f"{' '.join(flags) or '(no extra flags)'}" + (f"  [{checkout.repo}]" if checkout != Checkout() else ""))
+                stack.enter_context(start_pravila_serve(folder, port, flags, tmp / f"serve-{len(servers)}.log", checkout))
+                servers.append(Served(name, port))
+            print(f"Search mix: {len(search_targets)} queries ({QUERIES_MIX.name}), each request the next one; "
+                  f"{args.seconds:g} s per row")
+            for sv in servers:
+                print(f"{sv.name}: " + warm_up(sv.port, search_targets), flush=True)
+            print("\n" + HEADER)
+            run_pravila(bench, servers, args.connections, search_targets)
         if not args.no_reference:
             port = free_port()
             with start_http_server(build_dir / "site", port, tmp / "http-server.log"):
                 run_reference(bench, port, args.connections)
-        print_targets(bench.rows, args.connections)
+        print_targets(bench.rows, args.connections, [sv.name for sv in servers])
         print(f"\nLoad average at the end: {os.getloadavg()[0]:.2f} (1 min; this run's server and clients count in it)")
         print("\nreq/s counts answered requests; p50/p99 are per-request latencies seen by the client; "
-              "'sock err' are connect/read errors and timeouts (> 10 s).")
+              "'sock err' are connect/read errors and timeouts (> 10 s); 'load' is the machine's 1-minute load "
+              "average as the row started (the previous rows' load counts in it).")
 
 
 if __name__ == "__main__":

@@ -84,7 +84,9 @@ class _ThreadedServer:
     def __init__(self, app, port: int):
         import uvicorn
 
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        from pravila.server import uvicorn_settings
+
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, **uvicorn_settings(log_level="warning"))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -181,3 +181,94 @@ def test_check_is_fast_enough_to_run_after_every_edit() -> None:
     result = CliRunner().invoke(main, ["check"])
     assert result.exit_code == 0, result.output
     assert " in " in result.output.splitlines()[-1]
+
+
+def problem_lines(output: str) -> list[str]:
+    return [l for l in output.splitlines() if re.match(r"^content/[^:]+:\d+: ", l)]
+
+
+# --- hostile files: one line each, with the real line number, and nothing blamed on other files -------------
+
+BOMB = "".join(
+    [f'lol0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n']
+    + [f"lol{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10)]
+)
+# (file, text replaced, replacement, line, message part)
+HOSTILE = [
+    ("ru/mini.yaml", "entries:\n", BOMB + "entries:\n", 9, "YAML anchor &a0: content files may not use anchors or aliases"),
+    ("ru/mini.yaml", "    en: Jump\n", "    en: Jump\n    x: " + "[" * 5000 + "]" * 5000 + "\n", 20, "nested more than 40 levels deep"),
+    ("ru/mini.yaml", "    en: Jump\n", "    en: Jump\n    x: " + "{a: " * 60 + "b" + "}" * 60 + "\n", 20, "nested more than 40 levels deep"),
+    ("ru/mini.yaml", "    en: Jump\n", "    en: Ju\x00mp\n", 19, "character U+0000 at column 11 is not allowed"),
+    ("ru/mini.yaml", "    en: Jump\n", "    en: Ju\x1bmp\n", 19, "character U+001B at column 11 is not allowed"),
+    ("cs/mini.yaml", "    en: Rituals\n    counterparts", "    en: Ritu\x85als\u0085\x9f\n    counterparts", 22, "character U+009F"),
+]
+
+
+@pytest.mark.parametrize("file,old,new,line,message", HOSTILE, ids=[h[4][:30] for h in HOSTILE])
+def test_hostile_yaml_is_one_line_with_its_line_number(mini: Path, file: str, old: str, new: str, line: int, message: str) -> None:
+    edit(mini / file, old, new)
+    result = run_check(mini)
+    assert result.exit_code == 1, result.output
+    problems = problem_lines(result.output)
+    assert problems == [l for l in problems if l.startswith(f"content/{file}:{line}: -: ")], result.output
+    assert len(problems) == 1 and message in problems[0], result.output
+    assert "Traceback" not in result.output
+
+
+def test_bytes_that_are_not_utf8_are_one_line_with_their_line_number(mini: Path) -> None:
+    path = mini / "ru" / "mini.yaml"
+    lines = path.read_bytes().split(b"\n")
+    lines[11] = lines[11] + b" \xff\xfe"  # line 12: "    en: Movement \xff\xfe"
+    path.write_bytes(b"\n".join(lines))
+    result = run_check(mini)
+    problems = problem_lines(result.output)
+    assert problems == ["content/ru/mini.yaml:12: -: not UTF-8 text: byte 0xFF at column 18; save the file as UTF-8"]
+
+
+def test_a_file_that_does_not_load_is_the_only_problem(mini: Path) -> None:
+    """The Czech file links to the Russian one: nothing is blamed on it when the Russian file is broken."""
+    edit(mini / "ru" / "mini.yaml", "    en: Jump\n", "    en: [Jump\n")
+    result = run_check(mini)
+    problems = problem_lines(result.output)
+    assert len(problems) == 1 and problems[0].startswith("content/ru/mini.yaml:"), result.output
+    assert "malformed YAML" in problems[0]
+
+
+def test_knock_on_problems_of_the_real_content_are_suppressed(tmp_path: Path) -> None:
+    """A broken Russian chapter: one line, not the counterparts, terms and source that depend on it."""
+    content = tmp_path / "content"
+    shutil.copytree(Path(__file__).parents[1] / "content", content)
+    edit(content / "ru" / "combat.yaml", "entries:\n", "entries: [\n")
+    result = run_check(content)
+    problems = problem_lines(result.output)
+    assert len(problems) == 1 and problems[0].startswith("content/ru/combat.yaml:"), result.output
+
+
+@pytest.mark.parametrize("field, html", [
+    ("body", "<script>alert(1)</script>"),
+    ("body", '<img src=x onerror="alert(1)">'),
+    ("body", "<!-- скрыто -->"),
+    ("caption", "<b>подпись</b>"),
+    ("notes", "<a href='javascript:alert(1)'>ссылка</a>"),
+    ("notes", "<iframe src=//evil.example>"),
+])
+def test_raw_html_is_rejected(mini: Path, field: str, html: str) -> None:
+    if field == "body":
+        edit(mini / "ru" / "mini.yaml", "      Вы можете передвигаться", f"      {html} Вы можете передвигаться")
+    else:
+        value = html.replace('"', '\\"')
+        edit(mini / "ru" / "mini.yaml", "    kind: section\n", f'    kind: section\n    {field}: ["{value}"]\n'
+             if field == "notes" else f'    kind: section\n    {field}: "{value}"\n')
+    result = run_check(mini)
+    assert result.exit_code == 1
+    assert any(l.startswith("content/ru/mini.yaml:10: movement: raw HTML") and f"in '{field}'" in l
+               for l in result.output.splitlines()), result.output
+
+
+def test_markdown_and_plain_angle_brackets_pass(mini: Path) -> None:
+    """Comparisons, quoted «<» and autolinks are text, not HTML; the [[…]] syntax stays what it is."""
+    edit(mini / "ru" / "mini.yaml", "    kind: section\n",
+         '    kind: section\n    notes: ["Если результат < 10 или > 20, знаки «<» и «>» — текст; '
+         'см. <https://example.org/rules>, *курсив*, [[jump|прыжок]]."]\n')
+    result = run_check(mini)
+    assert result.exit_code == 0, result.output

@@ -255,15 +255,30 @@ def build(ctx: Context, build_dir: Path | None, site_url: str | None) -> None:
 @SITE_URL_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535), help="Port to listen on.")
-@click.option("--watch", is_flag=True, help="Rebuild when a content file changes.")
+@click.option("--watch", is_flag=True, help="Rebuild when a content file changes (in the main process only).")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Server processes on the one port [default: one per CPU].")
+@click.option("--access-log/--no-access-log", default=False, show_default=True,
+              help="Log a line per request (uvicorn's access log, on standard output).")
+@click.option("--result-cache", type=click.IntRange(0, 1_000_000), default=1000, show_default=True,
+              help="Search answers each process keeps (per query, language, limit and index generation; 0: none).")
+@click.option("--search-processes", type=click.IntRange(0, 64), default=1, show_default=True,
+              help="Processes per server process that run searches, at a lower priority than pages "
+                   "(0: threads of the server process instead).")
+@click.option("--search-threads", type=click.IntRange(1, 64), default=None,
+              help="With --search-processes 0: threads per process that run searches [default: 4].")
 @pass_ctx
-def serve(ctx: Context, build_dir: Path | None, site_url: str | None, host: str, port: int, watch: bool) -> None:
-    """Serve the built site and the search API in one process."""
-    from .server import run
+def serve(ctx: Context, build_dir: Path | None, site_url: str | None, host: str, port: int, watch: bool,
+          workers: int | None, access_log: bool, result_cache: int, search_processes: int,
+          search_threads: int | None) -> None:
+    """Serve the built site and the search API (see 'Running it for others' in the README)."""
+    from .server import ServeOptions, default_workers, run
 
     project = ctx.project(build_dir, site_url)
     ctx.library()  # fail early and clearly on broken content
-    run(project, host=host, port=port, watch=watch)
+    run(project, host=host, port=port, watch=watch, workers=workers or default_workers(), access_log=access_log,
+        options=ServeOptions(result_cache=result_cache, search_processes=search_processes,
+                             **({"search_threads": search_threads} if search_threads else {})))
 
 
 # --- calc: the calculators (pravila.calculators, pravila.answers) --------------

@@ -142,6 +142,9 @@ class Library:
     content_dir: Path
     langs: tuple[str, ...] = ()  # the project's language codes, in order
     terms: dict[str, Terminology] = field(default_factory=dict)  # the terminology layer, per language
+    # Languages with a chapter file that did not load: what is missing there is
+    # unknown, so links and counterparts into them are not reported as missing.
+    incomplete: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.langs:
@@ -207,8 +210,41 @@ class Library:
 # --- loading ---------------------------------------------------------------
 
 
+MAX_DEPTH = 40  # nested mappings and lists; the content's deepest is 5
+
+
+class YamlRefused(yaml.YAMLError):
+    """YAML that content may not use: anchors and aliases, or nesting deeper than :data:`MAX_DEPTH`."""
+
+    def __init__(self, message: str, mark: yaml.Mark):
+        super().__init__(message)
+        self.problem, self.problem_mark = message, mark
+
+
 class _LineLoader(yaml.SafeLoader):
-    """A safe loader that remembers the line of every mapping (``__line__``)."""
+    """A safe loader that remembers the line of every mapping (``__line__``).
+
+    It refuses anchors and aliases while composing, before anything is
+    expanded (a "billion laughs" file is one problem, not gigabytes), and
+    nesting deeper than :data:`MAX_DEPTH` (not a RecursionError).
+    """
+
+    _depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            kind = "alias" if isinstance(event, yaml.AliasEvent) else "anchor"
+            sigil = "*" if kind == "alias" else "&"
+            raise YamlRefused(f"YAML {kind} {sigil}{str(event.anchor)[:40]}: content files may not use anchors or "
+                              "aliases; write the value out", event.start_mark)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise YamlRefused(f"nested more than {MAX_DEPTH} levels deep", event.start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
@@ -221,6 +257,30 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 
 
 NOT_LANGUAGE_FOLDERS = ("sources", "terms")
+
+# What Markdown would pass through as raw HTML: a tag, a comment, a processing
+# instruction, CDATA or a declaration (Python-Markdown's inline HTML pattern,
+# simplified).  Autolinks (<https://…>) are Markdown; a lone < or > is text.
+_RAW_HTML_RE = re.compile(
+    r"<(?:/?[A-Za-z][^\s\"'<>@]*(?:\s[^<>]*)?/?|!--.*?--|\?.*?\?|!\[CDATA\[.*?\]\]|![A-Za-z][^<>]*)>", re.S
+)
+_AUTOLINK_RE = re.compile(r"<[A-Za-z][A-Za-z0-9+.-]*://[^<>\s]*>")
+
+
+def raw_html(text: str) -> str | None:
+    """The first piece of raw HTML in a text, or None (the content is Markdown only).
+
+    >>> raw_html("Viz [[rituals|Rituál]]: *pozor*, hod < 10 i «>».") is None
+    True
+    >>> raw_html("text <script>alert(1)</script>"), raw_html("a <!-- hidden --> b"), raw_html("<img src=x onerror=y>")
+    ('<script>', '<!-- hidden -->', '<img src=x onerror=y>')
+    >>> raw_html("see <https://example.org/rules>") is None
+    True
+    """
+    for m in _RAW_HTML_RE.finditer(text):
+        if not _AUTOLINK_RE.fullmatch(m.group(0)):
+            return m.group(0)
+    return None
 
 
 def chapter_files(content_dir: Path, langs: tuple[str, ...]) -> list[Path]:
@@ -242,12 +302,15 @@ def load_library(project: "Project") -> tuple[Library, list[Problem]]:
     if not files and not problems:
         wanted = ", ".join(f"{_rel(content_dir / lang, content_dir)}/*.yaml" for lang in langs) or "content/<lang>/*.yaml"
         problems.append(Problem(_rel(content_dir, content_dir), 0, "-", f"no chapter files ({wanted})"))
+    incomplete: set[str] = set()
     for path in files:
         chapter, file_entries = _load_chapter(path, content_dir, langs, problems)
         if chapter is not None:
             chapters.append(chapter)
             entries.extend(file_entries)
-    library = Library(chapters, entries, content_dir, langs)
+        else:
+            incomplete.add(path.parent.name)
+    library = Library(chapters, entries, content_dir, langs, incomplete=frozenset(incomplete))
     problems.extend(_check_links(library))
     library.terms, term_problems = load_terms(library, read_yaml, lambda p: _rel(p, content_dir))
     problems.extend(term_problems)
@@ -289,15 +352,37 @@ def _rel(path: Path, content_dir: Path) -> str:
 
 
 def read_yaml(path: Path, fname: str, problems: list[Problem]) -> Any | None:
-    """A content YAML file with the line of every mapping (``__line__``), or None and a problem."""
+    """A content YAML file with the line of every mapping (``__line__``), or None and one problem.
+
+    Each problem is one line with a real line number: text that is not UTF-8,
+    control characters, malformed YAML, anchors or aliases, nesting too deep.
+    """
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)
+        data = path.read_bytes()
+    except OSError as e:
+        problems.append(Problem(fname, 0, "-", f"cannot read file: {e.strerror or e}"))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = len(data[data.rfind(b"\n", 0, e.start) + 1 : e.start].decode("utf-8", "replace")) + 1
+        problems.append(Problem(fname, line, "-", f"not UTF-8 text: byte 0x{data[e.start]:02X} at column {column}; "
+                                                  "save the file as UTF-8"))
+        return None
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 — a SafeLoader subclass
+    except yaml.reader.ReaderError as e:
+        line = text.count("\n", 0, e.position) + 1
+        column = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+        problems.append(Problem(fname, line, "-", f"character U+{e.character:04X} at column {column} is not allowed "
+                                                  "(of the control characters only tabs and line breaks are); remove it"))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = mark.line + 1 if mark else 0
-        problems.append(Problem(fname, line, "-", f"malformed YAML: {getattr(e, 'problem', None) or e}"))
-    except (OSError, UnicodeDecodeError) as e:
-        problems.append(Problem(fname, 0, "-", f"cannot read file: {e}"))
+        message = getattr(e, "problem", None) or str(e)
+        prefix = "" if isinstance(e, YamlRefused) else "malformed YAML: "
+        problems.append(Problem(fname, line, "-", prefix + " ".join(str(message).split())))
     return None
 
 
@@ -403,6 +488,12 @@ def _load_chapter(path: Path, content_dir: Path, langs: tuple[str, ...], problem
         if not isinstance(notes, list) or not all(isinstance(n, str) and n.strip() for n in notes):
             problems.append(Problem(fname, line, label, "field 'notes' must be a list of editor's notes (text)"))
             notes = []
+        for name, texts in (("body", [body]), ("caption", [caption or ""]), ("notes", notes)):
+            found = next((h for h in map(raw_html, texts) if h), None)
+            if found:
+                shown = found if len(found) <= 40 else found[:39] + "…"
+                problems.append(Problem(fname, line, label, f"raw HTML {shown!r} in '{name}': the content is Markdown only "
+                                                            "(the site would publish the HTML as it is)"))
         if eid is None or title is None or en is None:
             continue
         entries.append(
@@ -488,6 +579,8 @@ def _check_links(library: Library) -> Iterator[Problem]:
             lang = ref.lang or e.lang
             if lang not in library.langs:
                 yield Problem(e.file, e.line, e.id, f"reference '[[{ref.lang}:{ref.target}]]' names unknown language '{ref.lang}'")
+            elif library.get(lang, ref.target) is None and lang in library.incomplete:
+                continue  # a file of that language did not load: reported once, there
             elif library.get(lang, ref.target) is None:
                 yield Problem(e.file, e.line, e.id, f"reference to unknown entry '{lang}:{ref.target}'")
             elif lang == e.lang and ref.target == e.id:
@@ -496,7 +589,8 @@ def _check_links(library: Library) -> Iterator[Problem]:
         for cp in list(e.counterparts):
             other = library.get(cp.lang, cp.id)
             if other is None:
-                yield Problem(e.file, e.line, e.id, f"counterpart '{cp.key}' does not exist")
+                if cp.lang not in library.incomplete:  # else the file that did not load is the one problem
+                    yield Problem(e.file, e.line, e.id, f"counterpart '{cp.key}' does not exist")
                 e.counterparts.remove(cp)
             elif cp.lang == e.lang:
                 yield Problem(e.file, e.line, e.id, f"counterpart '{cp.key}' must be in the other language")

@@ -48,7 +48,7 @@ ICONS = (("assets/pravila/icon-192.png", "192x192", "image/png"), ("assets/pravi
          ("assets/pravila/favicon.svg", "any", "image/svg+xml"))
 # Not cached: Material's own search (replaced by ours), source maps, the compressed sitemap.
 SKIPPED_DIRS = ("assets/javascripts/lunr/", "assets/javascripts/workers/")
-SKIPPED_SUFFIXES = (".map", ".gz")
+SKIPPED_SUFFIXES = (".map", ".gz", ".br")  # source maps; the server's compressed copies (it negotiates encodings)
 
 
 def site_strings(project: "Project", lang: str, built: datetime) -> dict[str, str]:
