@@ -54,6 +54,21 @@ def test_root_shows_the_chooser_without_a_match(client: TestClient, header: str 
     assert r.headers["content-type"].startswith("text/html")
 
 
+def test_the_reader_s_own_choice_wins_over_the_browser_s_languages(client: TestClient):
+    """The language switcher remembers a choice in a cookie; / goes there, and ?choose asks again."""
+    client.cookies.set("pravila_lang", "cs")
+    try:
+        r = client.get("/", headers={"Accept-Language": "ru-RU"}, follow_redirects=False)
+        assert r.status_code == 302 and r.headers["location"] == "/cs/"
+        assert "Cookie" in r.headers["vary"]
+        chooser = client.get("/?choose", headers={"Accept-Language": "ru-RU"}, follow_redirects=False)
+        assert chooser.status_code == 200 and "Vyberte jazyk" in chooser.text
+        client.cookies.set("pravila_lang", "de")  # not a language of this site: the browser's decides
+        assert client.get("/", headers={"Accept-Language": "ru-RU"}, follow_redirects=False).headers["location"] == "/ru/"
+    finally:
+        client.cookies.clear()
+
+
 def test_negotiation_uses_babel():
     langs = ("ru", "cs")
     assert server.negotiate("cs-CZ", langs) == "cs"
@@ -204,14 +219,24 @@ def test_watch_rebuilds_on_change(mini_project):
     page = mini_project.site_dir / "cs" / "mini" / "index.html"
     watcher = server.Watcher(mini_project).start()
     try:
-        time.sleep(0.5)
-        _edit(mini_project.content_dir / "cs" / "mini.yaml", "  title: Mini\n", "  title: Mini (úprava)\n")
-        deadline = time.monotonic() + 60
-        while "Mini (úprava)" not in page.read_text(encoding="utf-8"):
-            assert time.monotonic() < deadline, "the watcher did not rebuild"
-            time.sleep(0.2)
+        _edit_until(mini_project.content_dir / "cs" / "mini.yaml", "  title: Mini\n", "  title: Mini (úprava)\n",
+                    lambda: "Mini (úprava)" in page.read_text(encoding="utf-8"), "the watcher did not rebuild")
     finally:
         watcher.stop()
+
+
+def _edit_until(path: Path, old: str, new: str, done, failure: str, timeout: float = 60) -> None:
+    """Edit a content file and wait until ``done()``; the watcher starts watching at some moment after
+    its thread starts, so an edit that may have come first is written again every few seconds."""
+    _edit(path, old, new)
+    deadline = touched = time.monotonic()
+    deadline += timeout
+    while not done():
+        assert time.monotonic() < deadline, failure
+        if time.monotonic() - touched > 3:
+            path.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+            touched = time.monotonic()
+        time.sleep(0.05)
 
 
 def run_coroutine(coroutine):
@@ -486,18 +511,10 @@ def test_the_watcher_survives_a_failing_rebuild(mini_project, monkeypatch, caplo
     watcher = server.Watcher(mini_project).start()
     try:
         with caplog.at_level("ERROR", logger="pravila.server"):
-            time.sleep(0.5)
-            _edit(mini_project.content_dir / "cs" / "mini.yaml", "  title: Mini\n", "  title: Mini (první)\n")
-            deadline = time.monotonic() + 30
-            while not calls:
-                assert time.monotonic() < deadline, "the watcher did not rebuild"
-                time.sleep(0.1)
-            time.sleep(0.5)
-            _edit(mini_project.content_dir / "cs" / "mini.yaml", "  title: Mini (první)\n", "  title: Mini (druhá)\n")
-            deadline = time.monotonic() + 60
-            while "Mini (druhá)" not in page.read_text(encoding="utf-8"):
-                assert time.monotonic() < deadline, "an edit after a failed rebuild was ignored"
-                time.sleep(0.2)
+            yaml_file = mini_project.content_dir / "cs" / "mini.yaml"
+            _edit_until(yaml_file, "  title: Mini\n", "  title: Mini (první)\n", lambda: bool(calls), "the watcher did not rebuild")
+            _edit_until(yaml_file, "  title: Mini (první)\n", "  title: Mini (druhá)\n",
+                        lambda: "Mini (druhá)" in page.read_text(encoding="utf-8"), "an edit after a failed rebuild was ignored")
     finally:
         watcher.stop()
     assert watcher.thread.is_alive() is False

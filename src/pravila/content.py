@@ -440,7 +440,7 @@ def _load_chapter(path: Path, content_dir: Path, langs: tuple[str, ...], problem
         line = raw.get("__line__", 0)
         eid = need(raw, "id", str, f"entries[{i}]", line)
         label = eid or f"entries[{i}]"
-        if eid is not None and not ID_RE.match(eid):
+        if eid is not None and not ID_RE.fullmatch(eid):
             problems.append(Problem(fname, line, label, "id must be a lowercase slug like 'opportunity-attack'"))
         for key in sorted(set(raw) - known):
             problems.append(Problem(fname, line, label, f"unknown field '{key}'"))

@@ -96,6 +96,29 @@ def parse_accept_language(header: str | None) -> list[str]:
     return [tag for _, _, tag in sorted(tags)]
 
 
+LANGUAGE_COOKIE = "pravila_lang"  # set by the language switcher and the chooser (static/site.js, chooser.html)
+
+
+def remembered_language(cookie_header: str | None, available: Iterable[str]) -> str | None:
+    """The language the reader chose on this site before (its cookie), when it is one of ``available``.
+
+    >>> remembered_language("a=1; pravila_lang=cs", ("ru", "cs")), remembered_language("pravila_lang=de", ("ru", "cs"))
+    ('cs', None)
+    >>> remembered_language(None, ("ru", "cs"))
+    """
+    from http.cookies import CookieError, SimpleCookie
+
+    if not cookie_header:
+        return None
+    try:
+        jar = SimpleCookie(cookie_header)
+    except CookieError:
+        return None
+    morsel = jar.get(LANGUAGE_COOKIE)
+    value = morsel.value if morsel is not None else None
+    return value if value in tuple(available) else None
+
+
 def negotiate(header: str | None, available: Iterable[str]) -> str | None:
     """The site language for an ``Accept-Language`` header, or None.
 
@@ -228,8 +251,12 @@ class App:
         path = scope["path"]
         extra: dict[str, str] = {}
         if path == "/":
-            extra = {"Vary": "Accept-Language"}
-            lang = negotiate(_header(scope, b"accept-language"), self.project.codes)
+            # The reader's own choice first (the language switcher's cookie), then the browser's languages;
+            # ?choose shows the chooser anyway.
+            extra = {"Vary": "Accept-Language, Cookie"}
+            asks = b"choose" in (scope.get("query_string") or b"").split(b"&")
+            lang = None if asks else (remembered_language(_header(scope, b"cookie"), self.project.codes)
+                                      or negotiate(_header(scope, b"accept-language"), self.project.codes))
             if lang:
                 await _send(send, 302, {**extra, "Location": f"/{lang}/", "Cache-Control": NO_CACHE}, head=head)
                 return

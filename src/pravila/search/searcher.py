@@ -219,7 +219,7 @@ class Searcher:
 
     def entry(self, lang: str, entry_id: str) -> dict[str, Any] | None:
         """An entry's JSON form (``serialize.entry_to_dict``), or None."""
-        if lang not in self.codes or not isinstance(entry_id, str) or len(entry_id) > 100 or not ID_RE.match(entry_id):
+        if lang not in self.codes or not isinstance(entry_id, str) or len(entry_id) > 100 or not ID_RE.fullmatch(entry_id):
             return None
         generation = self._generation()
         try:
