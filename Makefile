@@ -25,6 +25,7 @@ serve: $(BIN)/pravila
 
 test: $(BIN)/pravila
 	$(BIN)/python scripts/ensure_browser.py
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 check: $(BIN)/pravila

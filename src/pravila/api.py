@@ -213,7 +213,7 @@ def _child_stats() -> Any:  # pragma: no cover - runs in the search process
     return _child_searcher.stats()
 
 
-_CHILD_CALLS = {"search": _child_search, "entry": _child_entry, "stats": _child_stats}
+_CHILD_CALLS: dict[str, Callable[..., Any]] = {"search": _child_search, "entry": _child_entry, "stats": _child_stats}
 
 
 def _child_main(conn: Any, settings: dict[str, str], nice: int, parent: int) -> None:  # pragma: no cover - search process

@@ -294,9 +294,13 @@ class _CalcGroup(click.Group):
         try:
             return super().invoke(ctx)
         except click.UsageError as e:
-            error = click.ClickException(e.format_message())
-            error.exit_code = e.exit_code
-            raise error from e
+            raise _CalcUsageError(e.format_message()) from e
+
+
+class _CalcUsageError(click.ClickException):
+    """A calculator's usage mistake as one line, with click's exit code for usage mistakes."""
+
+    exit_code = click.UsageError.exit_code
 
 
 def _calc_output_options(f):

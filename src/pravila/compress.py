@@ -24,7 +24,7 @@ import gzip
 import hashlib
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -69,10 +69,10 @@ class Summary:
     compressed: int = 0  # files compressed now
     reused: int = 0  # files whose copies came from an identical file
     bytes_in: int = 0
-    bytes_out: dict[str, int] | None = None
+    bytes_out: dict[str, int] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        sizes = ", ".join(f"{suffix} {n / 1024:.0f} KB" for suffix, n in (self.bytes_out or {}).items())
+        sizes = ", ".join(f"{suffix} {n / 1024:.0f} KB" for suffix, n in self.bytes_out.items())
         return (f"precompressed {self.files} files ({self.bytes_in / 1024:.0f} KB → {sizes}); "
                 f"{self.compressed} compressed, {self.reused} reused")
 

@@ -247,7 +247,7 @@ class _LineLoader(yaml.SafeLoader):
             self._depth -= 1
 
 
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
+def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> dict[Any, Any]:
     mapping = loader.construct_mapping(node, deep=True)
     mapping["__line__"] = node.start_mark.line + 1
     return mapping
@@ -426,7 +426,9 @@ def _load_chapter(path: Path, content_dir: Path, langs: tuple[str, ...], problem
     if provenance is not None and not (isinstance(provenance, str) and provenance.strip()):
         problems.append(Problem(fname, ch_line, "chapter", "field 'provenance' must be text"))
         provenance = None
-    chapter = Chapter(*chapter_values, file=fname, provenance=nfc(provenance.strip()) if provenance else None)  # type: ignore[arg-type]
+    cid, lang, title, en, edition, source, source_file = chapter_values
+    chapter = Chapter(cid, lang, title, en, edition, source, source_file, file=fname,
+                      provenance=nfc(provenance.strip()) if provenance else None)
     if not (content_dir / "sources" / chapter.source_file).is_file():
         problems.append(Problem(fname, ch_line, "chapter", f"source_file '{chapter.source_file}' not found in content/sources/"))
 

@@ -82,7 +82,7 @@ def _paradigm(code: str, lemma: str, letter_folds: tuple[tuple[str, str], ...]) 
             word = word.replace(a, b)
         return word
 
-    out = set()
+    out: set[str] = set()
     for parse in _morph(code).parse(lemma):
         if parse.normal_form == lemma or folded(parse.normal_form) == lemma:
             out.update(form.word.lower() for form in parse.lexeme)

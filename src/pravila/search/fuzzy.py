@@ -13,7 +13,7 @@ looked up (:data:`MAX_FUZZY_WORDS`).
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA, LCSseq
@@ -40,7 +40,7 @@ def max_edits(word: str) -> int:
 class Vocabulary:
     """Keys by space, filed by length, for lookups within a few edits."""
 
-    def __init__(self, spaces: dict[str, Iterable[str]]):
+    def __init__(self, spaces: Mapping[str, Iterable[str]]):
         self._by_length: dict[str, dict[int, list[str]]] = {}
         for space, keys in spaces.items():
             table: dict[int, list[str]] = {}

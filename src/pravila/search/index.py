@@ -329,13 +329,14 @@ def _write_in_processes(library: Library, parts: list[tuple[Path, list[Entry]]],
         for folder, entries in parts:
             proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             assert proc.stdin is not None
+            assert proc.stdin is not None  # stdin=PIPE
             pickle.dump((str(folder), recipe), proc.stdin)
             running.append((proc, entries))
         longest = max(len(entries) for _, entries in running)
         for start in range(0, longest, BATCH):
             for proc, entries in running:
                 if start < len(entries):
-                    pickle.dump([document(library, e) for e in entries[start:start + BATCH]], proc.stdin)
+                    pickle.dump([document(library, e) for e in entries[start:start + BATCH]], proc.stdin)  # type: ignore[arg-type]
         counts = []
         for (folder, _), (proc, _) in zip(parts, running):
             out, _ = proc.communicate(pickle.dumps(None))

@@ -162,6 +162,7 @@ class Searcher:
             stale = key is not None and (current is None or key != current.key)
             recently_failed = self._failed is not None and self._failed[0] == key and time.monotonic() - self._failed[1] < RETRY_SECONDS
             if stale and not recently_failed:
+                assert key is not None  # stale: there is a generation on disk
                 try:
                     new = _Generation(key, self.languages, self.english)
                 except IndexUnavailable as e:
