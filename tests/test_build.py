@@ -131,3 +131,32 @@ def test_text_files_get_compressed_copies_and_unchanged_ones_are_reused(mini_pro
     assert len(changed) <= 6, changed  # the nothing-changed rebuild only restamps the build date (manifest, worker, strings)
     assert f"{len(changed)} compressed" in summary.compressed and len(calls) == len(changed)  # the rest reused
     assert brotli.decompress((page.parent / "index.html.br").read_bytes()) == page.read_bytes()
+
+
+def test_a_second_site_in_the_same_process_reuses_what_was_compressed(tmp_path, monkeypatch):
+    """Two builds in one process (``serve --watch``, several projects): the same bytes are compressed once,
+    and a copy made from the memo is the one compressing would give."""
+    from pravila import compress
+
+    calls: list[int] = []
+    real = compress._gz
+    monkeypatch.setattr(compress, "encoders", lambda: {".gz": lambda data: calls.append(len(data)) or real(data)})
+    sites = [tmp_path / "one", tmp_path / "two"]
+    for site in sites:
+        (site / "assets").mkdir(parents=True)
+        (site / "assets" / "bundle.js").write_text("const rules = 'прыжок в длину';\n" * 200, encoding="utf-8")
+    (sites[1] / "index.html").write_text("<p>Захват</p>\n" * 100, encoding="utf-8")  # new in the second
+    memo = compress.Memo()
+    compress.precompress(sites[0], memo=memo)
+    assert len(calls) == 1
+    compress.precompress(sites[1], memo=memo)
+    assert len(calls) == 2  # only the new page
+    for site in sites:
+        bundle = site / "assets" / "bundle.js"
+        assert gzip.decompress((site / "assets" / "bundle.js.gz").read_bytes()) == bundle.read_bytes()
+    assert gzip.decompress((sites[1] / "index.html.gz").read_bytes()) == (sites[1] / "index.html").read_bytes()
+
+    small = compress.Memo(max_bytes=1)  # bounded: a memo smaller than any result keeps none
+    compress.precompress(sites[1], memo=small)
+    compress.precompress(sites[1], memo=small)
+    assert len(calls) == 2 + 2 + 2

@@ -15,7 +15,9 @@ Best compression is slow (Brotli 11: about 1 s per MB here), so work is
 shared: a file with the same bytes as one already compressed in this build
 (the languages' copies of Material's assets) or as the file at the same place
 in the live site (``previous``, unchanged since the last build) gets those
-copies instead of being compressed again.
+copies instead of being compressed again; and a process that builds more
+than once (``serve --watch``, the tests, a script building several projects)
+compresses the same bytes once: :class:`Memo` keeps the latest results.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import gzip
 import hashlib
 import os
 import shutil
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -55,6 +58,33 @@ def encoders() -> dict[str, Callable[[bytes], bytes]]:
     return found
 
 
+class Memo:
+    """The compressed bytes of recently compressed files, by codec and digest, up to ``max_bytes``
+    (least recently used dropped first).  Compression is a pure function of the bytes, so a hit
+    is exactly what compressing again would give."""
+
+    def __init__(self, max_bytes: int = 32 * 1024 * 1024):
+        self.max_bytes = max_bytes
+        self._packed: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
+        self._size = 0
+
+    def encode(self, suffix: str, encode: Callable[[bytes], bytes], digest: bytes, data: bytes) -> bytes:
+        key = (suffix, digest)
+        packed = self._packed.get(key)
+        if packed is not None:
+            self._packed.move_to_end(key)
+            return packed
+        packed = encode(data)
+        self._packed[key] = packed
+        self._size += len(packed)
+        while self._size > self.max_bytes and self._packed:
+            self._size -= len(self._packed.popitem(last=False)[1])
+        return packed
+
+
+# One per process: builds in one process share what they compressed.
+MEMO = Memo()
+
 # Content-Encoding of each suffix, for the server.
 ENCODINGS = {".br": "br", ".gz": "gzip"}
 
@@ -77,7 +107,7 @@ class Summary:
                 f"{self.compressed} compressed, {self.reused} reused")
 
 
-def precompress(site: Path, previous: Path | None = None) -> Summary:
+def precompress(site: Path, previous: Path | None = None, memo: Memo = MEMO) -> Summary:
     """Write ``.br``/``.gz`` copies next to every text file of ``site`` (a folder being built).
 
     ``previous`` is the live site: an unchanged file takes its copies from there.
@@ -101,7 +131,7 @@ def precompress(site: Path, previous: Path | None = None) -> Summary:
         else:
             made = {}
             for suffix, encode in codecs.items():
-                packed = encode(data)
+                packed = memo.encode(suffix, encode, digest, data)
                 if len(packed) <= MAX_RATIO * len(data):
                     target = path.with_name(path.name + suffix)
                     target.write_bytes(packed)
