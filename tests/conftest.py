@@ -10,6 +10,9 @@
 - ``live_server``: ``pravila.server.create_app(built_project)`` served by
   uvicorn on ``site_port`` in a background thread; its value is the base URL
   (``http://127.0.0.1:PORT``).
+- ``subpath_host``: the site built for an address with a sub-path
+  (``…/rules/``) and published there by a plain static host (no API), as
+  GitHub Pages would: a ``StaticHost`` (project, base URL, requested paths).
 - ``browser``: headless Debian Chromium driven by Playwright. When
   ``/usr/bin/chromium`` is missing it FAILS under ``CI=true`` and skips
   otherwise.
@@ -22,6 +25,7 @@ import os
 import socket
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -129,6 +133,45 @@ def live_server(built_project: Project, site_port: int):
 
     with _ThreadedServer(create_app(built_project), site_port):
         yield f"http://127.0.0.1:{site_port}"
+
+
+class Recorder:
+    """An ASGI app that notes the path of every request before passing it on."""
+
+    def __init__(self, app):
+        self.app, self.paths = app, []
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            self.paths.append(scope["path"])
+        await self.app(scope, receive, send)
+
+
+@dataclass
+class StaticHost:
+    project: Project
+    base: str  # the site's address, no trailing slash: http://127.0.0.1:PORT/rules
+    recorder: Recorder
+
+
+@pytest.fixture(scope="session")
+def subpath_host(tmp_path_factory: pytest.TempPathFactory, library: Library, serve_app) -> StaticHost:
+    """The site built for a site_url with a sub-path and published there by a plain static host.
+
+    The port is taken first and the site built for that address: Material's
+    instant navigation only takes over links under ``site_url``.
+    """
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+    from starlette.staticfiles import StaticFiles
+
+    from pravila.build import build
+
+    port = _free_port()
+    project = repo_project(build=tmp_path_factory.mktemp("rules"), site_url=f"http://127.0.0.1:{port}/rules/")
+    build(project, library)
+    recorder = Recorder(Starlette(routes=[Mount("/rules", StaticFiles(directory=project.site_dir, html=True))]))
+    return StaticHost(project, serve_app(recorder, port=port) + "/rules", recorder)
 
 
 @pytest.fixture(scope="session")

@@ -8,11 +8,8 @@ Uses the ``browser`` and ``library`` fixtures of ``conftest.py``.
 
 from __future__ import annotations
 
-import functools
 import html
-import http.server
 import re
-import threading
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -21,7 +18,6 @@ import pytest
 from pravila import answers, widgets
 from pravila.calctables import as_javascript
 from pravila.calculators import CalcError
-from helpers import repo_project
 
 from test_calculators import CASES, check_expected, result_object, run_vector
 
@@ -313,34 +309,10 @@ def test_setup_is_idempotent_across_instant_navigation(page, tmp_path, library) 
 # --- the built site, served as static files -------------------------------------------
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def static_site(tmp_path_factory: pytest.TempPathFactory, library) -> Iterator[str]:
-    """Both sites built for, and served by, a plain static file server (no API): its base URL.
-
-    The server takes its port first and the site is built for that address:
-    Material's instant navigation only takes over links under ``site_url``.
-    """
-    from pravila.build import build
-
-    build_dir = tmp_path_factory.mktemp("calc-site")
-    (build_dir / "site").mkdir()
-    handler = functools.partial(_Quiet, directory=str(build_dir / "site"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    build(repo_project(build=build_dir, site_url=base + "/"), library)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield base
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+@pytest.fixture()
+def static_site(subpath_host) -> str:
+    """The built site on a plain static host (no API): its base URL."""
+    return subpath_host.base
 
 
 def test_jump_widget_on_the_russian_movement_page(page, static_site) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from helpers import screenshot
 from helpers import searcher as open_searcher
 
 pytestmark = pytest.mark.browser
@@ -69,12 +70,6 @@ class Box:
             lang: (a.querySelector('.pv-hit__lang') || {}).textContent || '',
             snippet: (a.querySelector('p.pv-hit__snippet') || {}).innerHTML || '',
             snippetInTitle: !!a.querySelector('h1 .pv-hit__snippet, h2 .pv-hit__snippet')}))""")
-
-
-def settled_screenshot(page, path: Path) -> None:
-    """A screenshot once the search overlay has finished opening (a phone's is a growing circle)."""
-    page.wait_for_timeout(600)
-    page.screenshot(path=str(path))
 
 
 def entry_of(href: str) -> str:
@@ -171,7 +166,7 @@ def test_results_are_entries_with_their_snippets_in_the_searcher_s_order(page, s
     assert all(r["snippet"] and not r["snippetInTitle"] for r in results[:10])
     assert any("<mark>" in r["snippet"] for r in results)
     assert all(not r["lang"] for r in results)  # the site's own language: no tag
-    settled_screenshot(page, screenshot_dir / "search-box-ru-1280.png")
+    screenshot(page, screenshot_dir / "search-box-ru-1280.png")
 
 
 def test_a_hit_in_the_other_language_is_tagged_and_opens_that_page(page, static_server, screenshot_dir):
@@ -180,7 +175,7 @@ def test_a_hit_in_the_other_language_is_tagged_and_opens_that_page(page, static_
     results = Box(page).type("sesilani")  # nothing in Russian: all languages
     assert results[0]["title"] == "Sesílání kouzel" and results[0]["lang"] == "Čeština"
     assert results[0]["target"] == "_self"  # not Material's language switch
-    settled_screenshot(page, screenshot_dir / "search-box-ru-other-language-360.png")
+    screenshot(page, screenshot_dir / "search-box-ru-other-language-360.png")
     page.locator(RESULT_LINK).first.click()
     page.wait_for_url(re.compile(r"/cs/spellcasting/casting-spells/.*#casting-spells$"), timeout=10_000)
     page.locator("#casting-spells").wait_for(state="visible", timeout=10_000)
@@ -226,48 +221,14 @@ def test_without_its_data_the_box_says_offline_not_no_results(page, static_serve
 # --- offline and installable, under a sub-path -------------------------------------------------------
 
 
-class Recorder:
-    """An ASGI app that notes the path of every request before passing it on."""
-
-    def __init__(self, app):
-        self.app, self.paths = app, []
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            self.paths.append(scope["path"])
-        await self.app(scope, receive, send)
-
-
-@pytest.fixture(scope="module")
-def rules_site(tmp_path_factory, library, serve_app):
-    """The site built for a site_url with a sub-path (…/rules/) and published there by a plain static host:
-    (project, base URL of the sub-path, the request recorder)."""
-    import socket
-
-    from starlette.applications import Starlette
-    from starlette.routing import Mount
-    from starlette.staticfiles import StaticFiles
-
-    from helpers import repo_project
-    from pravila.build import build
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    project = repo_project(build=tmp_path_factory.mktemp("rules"), site_url=f"http://127.0.0.1:{port}/rules/")
-    build(project, library)
-    recorder = Recorder(Starlette(routes=[Mount("/rules", StaticFiles(directory=project.site_dir, html=True))]))
-    return project, serve_app(recorder, port=port) + "/rules", recorder
-
-
 def visit_until_kept(page, url: str) -> None:
     """Open a page and wait until the service worker has cached the site and controls the page."""
     page.goto(url)
     page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=30_000)
 
 
-def test_after_a_first_visit_the_site_and_its_search_work_offline(browser, rules_site, screenshot_dir):
-    _, base, _ = rules_site
+def test_after_a_first_visit_the_site_and_its_search_work_offline(browser, subpath_host, screenshot_dir):
+    base = subpath_host.base
     context = browser.new_context(locale="ru-RU", viewport={"width": 360, "height": 740})
     try:
         page = context.new_page()
@@ -279,7 +240,7 @@ def test_after_a_first_visit_the_site_and_its_search_work_offline(browser, rules
         results = Box(page).type("прыжок")
         assert [entry_of(r["href"]) for r in results][:2] == ["ru:long-jump", "ru:high-jump"]
         assert all(r["href"].startswith(base + "/ru/") for r in results)
-        settled_screenshot(page, screenshot_dir / "search-box-offline-ru-360.png")
+        screenshot(page, screenshot_dir / "search-box-offline-ru-360.png")
         page.locator(RESULT_LINK).first.click()
         page.wait_for_url(re.compile(r"/rules/ru/combat/movement/.*#long-jump$"), timeout=10_000)
         page.locator("#long-jump").wait_for(state="visible", timeout=10_000)
@@ -298,10 +259,10 @@ def test_after_a_first_visit_the_site_and_its_search_work_offline(browser, rules
         context.close()
 
 
-def test_after_a_rebuild_the_next_visit_updates_the_kept_site(browser, rules_site):
+def test_after_a_rebuild_the_next_visit_updates_the_kept_site(browser, subpath_host):
     from pravila.offline import write_offline
 
-    project, base, recorder = rules_site
+    project, base, recorder = subpath_host.project, subpath_host.base, subpath_host.recorder
     context = browser.new_context(locale="ru-RU")
     try:
         page = context.new_page()
@@ -325,8 +286,8 @@ def test_after_a_rebuild_the_next_visit_updates_the_kept_site(browser, rules_sit
         context.close()
 
 
-def test_the_site_installs_as_an_app(browser, rules_site, tmp_path):
-    _, base, _ = rules_site
+def test_the_site_installs_as_an_app(browser, subpath_host, tmp_path):
+    base = subpath_host.base
     # Chromium installs nothing from an incognito context (what new_context() makes): a profile of its own.
     context = browser.browser_type.launch_persistent_context(
         str(tmp_path / "profile"), executable_path="/usr/bin/chromium", headless=True,
