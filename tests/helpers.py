@@ -33,3 +33,25 @@ def index_library(library: Library, folder: Path, project: Project | None = None
 def searcher(folder: Path, project: Project | None = None) -> Searcher:
     project = project or repo_project()
     return Searcher(folder, project.languages, project.english)
+
+
+_ANIMATIONS_DONE = """() => Promise.race([
+  Promise.all(document.getAnimations()
+    .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime - a.currentTime <= 1000)
+    .map((a) => a.finished.catch(() => null))),
+  new Promise((done) => setTimeout(done, 2000)),
+])"""
+
+
+def settle(page, started_within_ms: int = 120) -> None:
+    """Wait until the page's CSS transitions (header title, tooltips, the search overlay) have
+    finished: a moment for those a scroll or a click starts, then their own end.  Longer
+    animations (a target's 2.7 s glow, spinners) are not waited for."""
+    page.wait_for_timeout(started_within_ms)
+    page.evaluate(_ANIMATIONS_DONE)
+
+
+def screenshot(page, path: Path) -> None:
+    """A screenshot of the page as the reader sees it once it has stopped moving."""
+    settle(page)
+    page.screenshot(path=str(path))

@@ -20,6 +20,8 @@ import pytest
 from pravila.content import Library
 from pravila.links import entry_url
 
+from helpers import screenshot, settle
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
@@ -88,11 +90,6 @@ def static_host(built_project) -> Iterator[str]:
         thread.join(timeout=10)
 
 
-def _shot(page, path: Path) -> None:
-    page.wait_for_timeout(500)
-    page.screenshot(path=path)
-
-
 def _type(page, text: str) -> None:
     """Real key events (keyDown with text, keyUp): Material's search box reads the box on keyup."""
     cdp = page.context.new_cdp_session(page)
@@ -131,7 +128,7 @@ def test_a_search_result_on_a_phone_lands_on_its_rule(browser, live_server: str,
     assert page.evaluate("scrollY") > 1000  # far down the page, not left at its top
     assert _in_view(page, "#being-prone")
     if width == 360:
-        _shot(page, screenshot_dir / "phone-10-search-result-landed.png")
+        screenshot(page, screenshot_dir / "phone-10-search-result-landed.png")
     context.close()
 
 
@@ -151,7 +148,7 @@ def test_a_tap_on_a_rule_link_previews_it_and_a_second_tap_opens_it(tab, live_se
     assert tab.url.endswith("/ru/combat/actions/")  # still here
     open_link = tooltip.locator(".pv-peek-open a")
     expect(open_link).to_have_text("Открыть правило →")
-    _shot(tab, screenshot_dir / "phone-11-touch-preview.png")
+    screenshot(tab, screenshot_dir / "phone-11-touch-preview.png")
     link.tap()  # the second tap follows the link
     tab.wait_for_url(re.compile(r"/ru/combat/movement/#being-prone$"))
     # the preview's own link opens the rule too
@@ -209,7 +206,7 @@ def test_the_switcher_goes_to_the_counterpart_of_the_rule_in_view(desktop, live_
     switch = page.locator(".md-select__link[hreflang=cs]")
     assert switch.locator(".pv-switch-to").inner_text() == "«Sesílání kouzel»"
     page.locator(".md-header__option .md-select").hover()
-    _shot(page, screenshot_dir / "desktop-12-switcher.png")
+    screenshot(page, screenshot_dir / "desktop-12-switcher.png")
     # a rule without a counterpart: the other language's home page, and it says so
     page.goto(f"{live_server}{entry_url(library, library.get('ru', 'dash'))}")
     page.wait_for_timeout(300)
@@ -237,7 +234,7 @@ def test_the_phone_menu_has_the_other_language(tab, live_server: str, library: L
     assert entry.is_visible()
     assert "Русский" in entry.inner_text() and "«Накладывание заклинания»" in entry.inner_text()
     assert entry.bounding_box()["height"] >= 40
-    _shot(tab, screenshot_dir / "phone-12-menu-language.png")
+    screenshot(tab, screenshot_dir / "phone-12-menu-language.png")
     entry.tap()
     tab.wait_for_url(re.compile(r"/ru/combat/actions/#cast-a-spell$"))
 
@@ -279,7 +276,7 @@ def test_a_decimal_comma_counts_and_bad_input_is_said(tab, live_server: str, scr
     assert "«пять» — не число" in answer.inner_text()
     assert height.get_attribute("aria-describedby") == answer.get_attribute("id")
     height.scroll_into_view_if_needed()
-    _shot(tab, screenshot_dir / "phone-13-bad-number.png")
+    screenshot(tab, screenshot_dir / "phone-13-bad-number.png")
     height.fill("")
     assert height.get_attribute("aria-invalid") is None
     # a leg of 7,5 feet is 7,5 feet, not 75
@@ -297,7 +294,7 @@ def test_the_verdict_comes_first_and_a_shortfall_is_no_negative_number(tab, live
     text = widget.locator("output").inner_text()
     assert "на 25 футов больше, чем осталось" in text and "-25" not in text
     widget.locator("output").scroll_into_view_if_needed()
-    _shot(tab, screenshot_dir / "phone-14-verdict-first.png")
+    screenshot(tab, screenshot_dir / "phone-14-verdict-first.png")
 
 
 def test_tap_targets_and_checkboxes_on_a_phone(tab, live_server: str, screenshot_dir: Path):
@@ -322,7 +319,7 @@ def test_tap_targets_and_checkboxes_on_a_phone(tab, live_server: str, screenshot
     )
     assert apart == []
     tab.locator("#calc-page-move").scroll_into_view_if_needed()
-    _shot(tab, screenshot_dir / "phone-15-move-widget.png")
+    screenshot(tab, screenshot_dir / "phone-15-move-widget.png")
 
 
 def test_the_character_s_numbers_are_remembered(tab, live_server: str):
@@ -438,7 +435,7 @@ def test_a_missing_page_speaks_russian_and_offers_ways_on(tab, request, host: st
     search = tab.locator(".pv-404__search a:visible, .pv-notfound__search:visible").first
     assert search.inner_text() == "Искать «pryzhok v dlinu»"
     assert tab.locator("a[href$='/ru/a-z/']:visible, a[href$='a-z/']:visible").count() >= 1
-    _shot(tab, screenshot_dir / f"phone-16-404-{host}.png")
+    screenshot(tab, screenshot_dir / f"phone-16-404-{host}.png")
     search.tap()
     tab.wait_for_function("() => (document.querySelector('input[data-md-component=search-query]') || {}).value"
                           " === 'pryzhok v dlinu'")
@@ -470,8 +467,7 @@ AXE_PAGES = ["/{lang}/", "/{lang}/a-z/", "/{lang}/calculators/", "{rule}"]
 RULE_PAGES = {"ru": "/ru/combat/movement/", "cs": "/cs/spellcasting/effects/"}  # with widgets
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
-@pytest.mark.parametrize("lang", ["ru", "cs"])
+@pytest.mark.parametrize(("lang", "device"), [("ru", "phone"), ("cs", "desktop")])  # each language, each width
 def test_axe_finds_nothing_serious(request, live_server: str, device: str, lang: str):
     """No serious or critical violation (axe-core 4.x) on the home page, a rule page with widgets,
     the A–Z index and the calculators page."""

@@ -13,6 +13,8 @@ import pytest
 from pravila.content import Library
 from pravila.links import entry_url
 
+from helpers import screenshot, settle
+
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -43,12 +45,6 @@ def _errors(page) -> list[str]:
     return errors
 
 
-def _shot(page, path: Path) -> None:
-    """A screenshot once transitions (header title, tooltips, the target's glow) have settled."""
-    page.wait_for_timeout(700)
-    page.screenshot(path=path)
-
-
 def test_reader_journey_on_desktop(desktop, live_server: str, library: Library, screenshot_dir: Path):
     from playwright.sync_api import expect
 
@@ -58,13 +54,13 @@ def test_reader_journey_on_desktop(desktop, live_server: str, library: Library, 
     # / without a matching Accept-Language: the chooser
     page.goto(f"{live_server}/")
     expect(page.locator("a[hreflang=ru]")).to_be_visible()
-    _shot(page, screenshot_dir / "desktop-01-chooser.png")
+    screenshot(page, screenshot_dir / "desktop-01-chooser.png")
 
     # … to the Russian site
     page.click("a[hreflang=ru]")
     expect(page).to_have_url(f"{live_server}/ru/")
     expect(page.locator("html")).to_have_attribute("lang", "ru")
-    _shot(page, screenshot_dir / "desktop-02-home-ru.png")
+    screenshot(page, screenshot_dir / "desktop-02-home-ru.png")
 
     # open an entry from the navigation: chapter tab, section in the sidebar, entry in the contents
     page.click(".md-tabs__link:has-text('Бой')")
@@ -75,7 +71,7 @@ def test_reader_journey_on_desktop(desktop, live_server: str, library: Library, 
     page.click(".md-sidebar--secondary a.md-nav__link[href$='#grapple']")
     expect(page).to_have_url(re.compile(r"/ru/combat/actions/#grapple$"))
     expect(page.locator("#grapple")).to_be_in_viewport()
-    _shot(page, screenshot_dir / "desktop-03-entry.png")
+    screenshot(page, screenshot_dir / "desktop-03-entry.png")
 
     # follow a cross-reference to another page
     page.click("article a[data-preview][href$='movement/#being-prone']")
@@ -90,7 +86,7 @@ def test_reader_journey_on_desktop(desktop, live_server: str, library: Library, 
     expect(tooltip).to_be_visible()
     expect(tooltip).to_contain_text("Труднопроходимая местность")
     expect(tooltip).to_contain_text("Difficult Terrain")
-    _shot(page, screenshot_dir / "desktop-04-preview.png")
+    screenshot(page, screenshot_dir / "desktop-04-preview.png")
 
     # switch to the Czech counterpart of «Накладывание заклинания»
     cast = library.get("ru", "cast-a-spell")
@@ -98,13 +94,13 @@ def test_reader_journey_on_desktop(desktop, live_server: str, library: Library, 
     counterpart = page.locator("#cast-a-spell ~ .pv-counterparts a[hreflang=cs]").first
     expect(counterpart).to_be_visible()
     counterpart.scroll_into_view_if_needed()
-    _shot(page, screenshot_dir / "desktop-05-counterparts.png")
+    screenshot(page, screenshot_dir / "desktop-05-counterparts.png")
     target = library.get("cs", "casting-spells")
     counterpart.click()
     expect(page).to_have_url(f"{live_server}{entry_url(library, target)}")  # type: ignore[arg-type]
     expect(page.locator("html")).to_have_attribute("lang", "cs")
     expect(page.locator("h1")).to_have_text(re.compile("Sesílání kouzel"))
-    _shot(page, screenshot_dir / "desktop-06-czech.png")
+    screenshot(page, screenshot_dir / "desktop-06-czech.png")
 
     assert errors == []
 
@@ -133,7 +129,7 @@ def test_counterpart_note_and_edition_on_desktop(desktop, live_server: str, libr
     expect(block).to_contain_text("Vydání se liší")
     expect(block).to_contain_text("Redakční poznámka")
     expect(page.locator("#material")).to_be_in_viewport()
-    _shot(page, screenshot_dir / "desktop-07-counterpart-note.png")
+    screenshot(page, screenshot_dir / "desktop-07-counterpart-note.png")
 
 
 def test_run_in_preview_and_a_z_filter(desktop, live_server: str, screenshot_dir: Path):
@@ -156,7 +152,7 @@ def test_run_in_preview_and_a_z_filter(desktop, live_server: str, screenshot_dir
     box.fill("soustredeni")  # no diacritics
     expect(page.locator(".pv-az-group li:visible").first).to_contain_text("Soustředění")
     box.fill("")
-    _shot(page, screenshot_dir / "desktop-08-a-z-cs.png")
+    screenshot(page, screenshot_dir / "desktop-08-a-z-cs.png")
 
     # a list-item entry: its preview is that entry, not the whole list
     page.goto(f"{live_server}/cs/spellcasting/spell-level/")
@@ -165,7 +161,7 @@ def test_run_in_preview_and_a_z_filter(desktop, live_server: str, screenshot_dir
     tooltip = page.locator(".md-tooltip2--active")
     expect(tooltip).to_contain_text("Cantrip se sesílá")
     expect(tooltip).not_to_contain_text("Rituály")
-    _shot(page, screenshot_dir / "desktop-09-list-item-preview.png")
+    screenshot(page, screenshot_dir / "desktop-09-list-item-preview.png")
     assert errors == []
 
 
@@ -182,7 +178,7 @@ def test_dark_mode_toggle(desktop, live_server: str, screenshot_dir: Path):
         page.locator("form[data-md-component=palette] label:visible").first.click()
     expect(body).to_have_attribute("data-md-color-scheme", "slate")
     assert before != "slate"
-    _shot(page, screenshot_dir / "desktop-10-dark.png")
+    screenshot(page, screenshot_dir / "desktop-10-dark.png")
 
 
 def test_reader_journey_on_a_phone(phone, live_server: str, library: Library, screenshot_dir: Path):
@@ -194,33 +190,33 @@ def test_reader_journey_on_a_phone(phone, live_server: str, library: Library, sc
     # Accept-Language: ru → the server sends the phone to /ru/
     page.goto(f"{live_server}/")
     expect(page).to_have_url(f"{live_server}/ru/")
-    _shot(page, screenshot_dir / "phone-01-home-ru.png")
+    screenshot(page, screenshot_dir / "phone-01-home-ru.png")
 
     # the navigation drawer: chapter → section
     page.click("label.md-header__button[for='__drawer']")
     expect(page.locator(".md-nav--primary")).to_be_visible()
-    _shot(page, screenshot_dir / "phone-02-drawer.png")
+    screenshot(page, screenshot_dir / "phone-02-drawer.png")
     page.locator(".md-nav--primary .md-nav__item--nested > .md-nav__container label").first.click()
     section = page.locator(".md-nav--primary a.md-nav__link:has-text('Движение'):visible").first
     expect(section).to_be_visible()
     section.click()
     expect(page).to_have_url(f"{live_server}/ru/combat/movement/")
-    _shot(page, screenshot_dir / "phone-03-section.png")
+    screenshot(page, screenshot_dir / "phone-03-section.png")
 
     # an entry with its meta line, «see also» and a cross-reference
     page.goto(f"{live_server}{entry_url(library, library.get('ru', 'being-prone'))}")  # type: ignore[arg-type]
     expect(page.locator("#being-prone")).to_be_in_viewport()
-    _shot(page, screenshot_dir / "phone-04-entry.png")
+    screenshot(page, screenshot_dir / "phone-04-entry.png")
 
     for path in ("/ru/", "/ru/combat/actions/", "/ru/a-z/", "/cs/spellcasting/components/", "/cs/spellcasting/effects/"):
         page.goto(f"{live_server}{path}")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"{path} is {width} px wide on a 360 px screen"
     page.goto(f"{live_server}/ru/a-z/")
-    _shot(page, screenshot_dir / "phone-05-a-z.png")
+    screenshot(page, screenshot_dir / "phone-05-a-z.png")
     page.goto(f"{live_server}/cs/spellcasting/effects/#clear-path-to-a-target")
     page.wait_for_timeout(300)
-    _shot(page, screenshot_dir / "phone-06-counterpart.png")
+    screenshot(page, screenshot_dir / "phone-06-counterpart.png")
     assert errors == []
 
 
@@ -234,7 +230,7 @@ def test_print_stylesheet_hides_the_chrome(desktop, live_server: str, screenshot
               .map(el => !el || getComputedStyle(el).display === 'none')"""
     )
     assert all(hidden), hidden
-    _shot(page, screenshot_dir / "desktop-11-print.png")
+    screenshot(page, screenshot_dir / "desktop-11-print.png")
     page.pdf(path=str(screenshot_dir / "print-actions-ru.pdf"))
 
 
@@ -272,7 +268,7 @@ def test_pages_in_light_and_dark(browser, live_server: str, screenshot_dir: Path
         errors = _errors(page)
         for name, path in LOOKS:
             page.goto(f"{live_server}{path}")
-            page.wait_for_timeout(250)
+            settle(page)
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= VIEWPORTS[device]["viewport"]["width"], f"{path} is {width} px wide ({device}, {scheme})"
             if name == "chooser":
@@ -288,7 +284,6 @@ def test_pages_in_light_and_dark(browser, live_server: str, screenshot_dir: Path
                 assert label.inner_text().strip().upper().endswith(expect_label.upper())
                 # a box of its own: not the article's background, not a rules paragraph's look
                 assert _background(page, ".pv-notes") != _background(page, "article")
-                page.wait_for_timeout(150)
-            page.screenshot(path=screenshot_dir / f"look-{device}-{scheme}-{name}.png")
+            screenshot(page, screenshot_dir / f"look-{device}-{scheme}-{name}.png")
         assert errors == []
         context.close()
