@@ -316,11 +316,15 @@ def terms_page(library: Library, lang: Language, templates: Templates) -> str:
 # --- the root chooser ------------------------------------------------------------------
 
 
+def _published(project: "Project", library: Library) -> list[tuple[str, Translator]]:
+    """The languages that get a site (those with chapters), in the project's order, each with its words."""
+    return [(code, Translator(project.catalogs, code)) for code in project.codes if library.chapters_in(code)]
+
+
 def chooser_html(project: "Project", library: Library) -> str:
     """``/index.html``: the language chooser of a static host (``pravila serve`` negotiates instead)."""
     sites = []
-    for code in (c for c in project.codes if library.chapters_in(c)):
-        t = Translator(project.catalogs, code)
+    for code, t in _published(project, library):
         sites.append({
             "code": code,
             "name": project.language(code).name,
@@ -341,8 +345,7 @@ def not_found_html(project: "Project", library: Library) -> str:
     """
     root = urlsplit(project.site_url).path
     sites = []
-    for code in (c for c in project.codes if library.chapters_in(c)):
-        t = Translator(project.catalogs, code)
+    for code, t in _published(project, library):
         sites.append({
             "code": code,
             "name": project.language(code).name,
