@@ -82,3 +82,14 @@ def test_python_dash_m_works() -> None:
     done = subprocess.run([sys.executable, "-m", "pravila", "show", "dash", "--lang", "ru"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "Рывок" in done.stdout
+
+
+def test_a_reader_that_stops_reading_gets_no_error() -> None:
+    """`pravila calc … | head -c 5`: the pipe closes under the command; it stops without a word."""
+    for args in (["calc", "jump", "--strength", "15", "--lang", "ru"], ["show", "dash", "--lang", "ru"]):
+        process = subprocess.Popen([sys.executable, "-m", "pravila", *args],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        process.stdout.close()  # nobody reads: the command's first write meets a closed pipe
+        _, errors = process.communicate(timeout=60)
+        assert errors == "", errors  # not "Error: Broken pipe", not a traceback
+        assert process.returncode == 1

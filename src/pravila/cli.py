@@ -11,6 +11,7 @@ code 1; a usage mistake is click's exit code 2.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import textwrap
 import time
@@ -68,6 +69,11 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except PravilaError as e:
             raise click.ClickException(str(e)) from e
+        except BrokenPipeError:
+            # The reader went away (`pravila export | head`): stop without a word, as Unix tools do.
+            # Python's own recipe: point stdout at /dev/null so flushing at exit cannot fail again.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(1) from None
         except OSError as e:
             where = f" ({e.filename})" if e.filename else ""
             raise click.ClickException(f"{e.strerror or e}{where}") from e
