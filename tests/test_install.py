@@ -1,14 +1,10 @@
 """Pravila as a tool: the built wheel, installed into a fresh virtual environment, works in any folder.
 
-It builds the wheel, installs it into a new venv in a temporary folder, copies
-this project (content/, pravila.toml, mkdocs.yml) to another folder and runs
-the commands a new user would.  The wheel is what is under test: that it
-carries its theme, catalogs and data, and finds the project where it is run.
-So that the test takes seconds, not half a minute, the new venv borrows the
-dependencies already installed in the test environment (a .pth line) instead
-of unpacking them again, and ``pip check`` says the wheel's declared
-requirements are all met there.  The dependency install itself is what
-``make test`` does on every fresh machine.
+One test: it builds the wheel, installs it with its dependencies into a new
+venv in a temporary folder (from pip's cache after the first run; without
+compiling .pyc files: 16 s instead of 23), copies this project
+(content/, pravila.toml, mkdocs.yml) to another folder and runs the commands
+a new user would.
 """
 
 from __future__ import annotations
@@ -19,12 +15,9 @@ import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 from helpers import ROOT
-
-PURELIB = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
 
 
 def run(*command: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -38,15 +31,10 @@ def test_the_installed_wheel_works_on_a_copied_project(tmp_path: Path):
     run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", tmp_path / "dist", ROOT, cwd=tmp_path)
     wheel = next((tmp_path / "dist").glob("pravila-*.whl"))
     venv = tmp_path / "venv"
-    run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path)
+    run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path)  # this pip installs into it
     bin_dir = venv / "bin"
-    new_site = Path(run(bin_dir / "python", "-c", PURELIB, cwd=tmp_path).stdout.strip())
-    (new_site / "_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    pip = (sys.executable, "-m", "pip", "--python", bin_dir / "python", "--disable-pip-version-check")
-    run(*pip, "install", "--quiet", "--no-deps", wheel, cwd=tmp_path)
-    run(*pip, "check", cwd=tmp_path)
-    where = run(bin_dir / "python", "-c", "import pravila; print(pravila.__file__)", cwd=tmp_path).stdout
-    assert Path(where.strip()).is_relative_to(new_site), f"not the wheel's pravila: {where}"
+    run(sys.executable, "-m", "pip", "--python", bin_dir / "python", "install", "--quiet", "--no-compile",
+        "--disable-pip-version-check", wheel, cwd=tmp_path)
 
     project = tmp_path / "elsewhere" / "my-rules"
     shutil.copytree(ROOT / "content", project / "content")

@@ -467,7 +467,8 @@ AXE_PAGES = ["/{lang}/", "/{lang}/a-z/", "/{lang}/calculators/", "{rule}"]
 RULE_PAGES = {"ru": "/ru/combat/movement/", "cs": "/cs/spellcasting/effects/"}  # with widgets
 
 
-@pytest.mark.parametrize(("lang", "device"), [("ru", "phone"), ("cs", "desktop")])  # each language, each width
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["ru", "cs"])
 def test_axe_finds_nothing_serious(request, live_server: str, device: str, lang: str):
     """No serious or critical violation (axe-core 4.x) on the home page, a rule page with widgets,
     the A–Z index and the calculators page."""
