@@ -480,7 +480,7 @@ def test_axe_finds_nothing_serious(request, live_server: str, device: str, lang:
     for pattern in AXE_PAGES:
         path = pattern.format(lang=lang, rule=RULE_PAGES[lang])
         page.goto(f"{live_server}{path}")
-        page.wait_for_timeout(300)
+        settle(page)
         result = axe.run(page)
         for v in result.response["violations"]:
             if v["impact"] in ("serious", "critical"):
