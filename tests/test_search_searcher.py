@@ -23,7 +23,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
-from helpers import index_library, repo_project, searcher
+from helpers import ROOT, index_library, repo_project, searcher
 from pravila.api import api_routes
 from pravila.cli import main
 from pravila.content import Chapter, Entry, Library
@@ -68,6 +68,10 @@ def test_the_cli_and_the_api_say_rebuild_for_another_layout(tmp_path):
     build = old_layout(tmp_path)
     result = CliRunner().invoke(main, ["search", "drak", "--build-dir", str(build)])
     assert result.exit_code == 1 and "pravila build" in result.output and "Traceback" not in result.output
+    done = subprocess.run([sys.executable, "-m", "pravila", "search", "drak", "--build-dir", str(build)],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 1 and len(done.stderr.splitlines()) == 1, done.stderr  # one line, not a log line too
+    assert done.stderr.startswith("Error: ") and "pravila build" in done.stderr
     with TestClient(Starlette(routes=api_routes(repo_project(build=build)))) as client:
         for path in ("/api/search?q=drak", "/healthz", "/api/entries/cs/old"):
             r = client.get(path)

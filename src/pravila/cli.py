@@ -11,6 +11,7 @@ code 1; a usage mistake is click's exit code 2.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import textwrap
@@ -100,6 +101,9 @@ pass_ctx = click.make_pass_decorator(Context)
 @click.pass_context
 def main(ctx: click.Context, project_dir: Path | None, content_dir: Path | None) -> None:
     """Pravila: a rules reference for D&D 5e in several languages."""
+    # A command's failure is its one "Error: …" line; the modules' log lines are for a server's log
+    # (`pravila serve` configures one), not printed beside it by Python's last-resort handler.
+    logging.getLogger("pravila").addHandler(logging.NullHandler())
     ctx.obj = Context(project_dir, content_dir)
 
 
