@@ -33,14 +33,11 @@ import argparse
 import gzip
 import json
 import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import yaml
@@ -48,8 +45,9 @@ import yaml
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests"))
+from serving import HOST, free_port, percentile, pravila, start_http_server, start_pravila_serve  # noqa: E402
+from test_relevance import Scores, rank_of  # noqa: E402 — one definition of the measures, the suite's
 QUERIES = REPO / "tests" / "relevance" / "queries.yaml"
-HOST = "127.0.0.1"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--no-first-run",
                  "--disable-dev-shm-usage"]
@@ -57,63 +55,14 @@ BOX_LIMIT = 20  # search-worker.js asks for 20
 SHOWN = 10  # Material lists 10 at once
 
 
-# --- servers ---------------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """A server subprocess in its own session, stopped at the end (SIGINT, then SIGKILL)."""
-
-    def __init__(self, argv: list[str], port: int, ready_path: str, cwd: Path):
-        self.port = port
-        self.proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"{argv[2:4]} exited with {self.proc.returncode}")
-            try:
-                with urllib.request.urlopen(f"http://{HOST}:{port}{ready_path}", timeout=2) as res:
-                    if res.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        raise SystemExit(f"{argv[2:4]} did not answer {ready_path}")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(timeout=10)
-
-
-def pravila(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pravila", *args]
-
-
 # --- relevance --------------------------------------------------------------------------------------
 
 
-def rank_of(ids: list[str], expect: tuple[str, ...]) -> int | None:
-    for i, found in enumerate(ids, 1):
-        if found.split(":", 1)[1] in expect:
-            return i
-    return None
-
-
 def scores(ranks: list[int | None]) -> tuple[float, float]:
-    mrr = sum(1 / r for r in ranks if r and r <= 10) / len(ranks)
-    recall5 = sum(1 for r in ranks if r and r <= 5) / len(ranks)
-    return mrr, recall5
+    measured = Scores()
+    for rank in ranks:
+        measured.add(rank)
+    return measured.mrr, measured.recall5
 
 
 def site_of(case: dict) -> str:
@@ -173,11 +122,6 @@ def type_all(browser, base: str, cases: list[dict]) -> tuple[list[list[str]], li
     finally:
         context.close()
     return shown, times
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 # --- weight ------------------------------------------------------------------------------------------
@@ -309,7 +253,7 @@ def engine_cost(browser, folder: Path, prepared, n: int) -> str:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
-    times = cost["times"]
+    times = sorted(cost["times"])
     return (f"\nIn Chromium at {n} entries per language (both languages loaded): fetching and parsing the data "
             f"{cost['parsed']:.0f} ms, building the engine {cost['built']:.0f} ms; the development set's "
             f"{len(times)} queries p50 {percentile(times, 50):.1f} ms, p95 {percentile(times, 95):.1f} ms "
@@ -353,29 +297,23 @@ def main(argv: list[str] | None = None) -> int:
         expect = [tuple(c["expect"]) if isinstance(c["expect"], list) else (c["expect"],) for c in cases]
         rows = [("the API, as the relevance test asks (own language, 10 hits)", plain, None),
                 ("the API, as the box asks (site language, then all; first 10 of 20)", boxlike, None)]
-        with sync_playwright() as p:
+        # The servers start before the browser: their readiness checks run an event loop of their own,
+        # which Playwright's sync API (an event loop in this thread) does not allow inside its block.
+        with start_http_server(project.site_dir, static_port, Path(tmp) / "static.log"), \
+                start_pravila_serve(build_dir, serve_port, [], Path(tmp) / "serve.log"), \
+                sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            static = Server([sys.executable, "-m", "http.server", "--bind", HOST, "--directory", str(project.site_dir),
-                             str(static_port)], static_port, "/ru/", cwd=project.site_dir)
-            try:
-                shown, times = type_all(browser, f"http://{HOST}:{static_port}", cases)
-                rows.append(("the box on a static host (python -m http.server)", shown, times))
-            finally:
-                static.stop()
-            serve = Server(pravila("serve", *env_site[:2], "--host", HOST, "--port", str(serve_port)), serve_port,
-                           "/healthz", cwd=REPO)
-            try:
-                shown, times = type_all(browser, f"http://{HOST}:{serve_port}", cases)
-                rows.append(("the box under pravila serve", shown, times))
-            finally:
-                serve.stop()
+            shown, times = type_all(browser, f"http://{HOST}:{static_port}", cases)
+            rows.append(("the box on a static host (python -m http.server)", shown, times))
+            shown, times = type_all(browser, f"http://{HOST}:{serve_port}", cases)
+            rows.append(("the box under pravila serve", shown, times))
             print(f"\n## The development set typed into the box ({len(cases)} queries)\n")
             print("| answered by | MRR@10 | recall@5 | lists otherwise than the API | last key → results p50 / p95 ms |")
             print("|---|---:|---:|---:|---:|")
             for name, answers, ms in rows:
-                mrr, r5 = scores([rank_of(ids, e) for ids, e in zip(answers, expect)])
+                mrr, r5 = scores([rank_of([i.split(":", 1)[1] for i in ids], e) for ids, e in zip(answers, expect)])
                 differ = sum(1 for a, b in zip(answers, boxlike) if a != b)
-                timing = f"{percentile(ms, 50):.0f} / {percentile(ms, 95):.0f}" if ms else ""
+                timing = f"{percentile(sorted(ms), 50):.0f} / {percentile(sorted(ms), 95):.0f}" if ms else ""
                 print(f"| {name} | {mrr:.3f} | {r5:.3f} | {differ if ms else ''} | {timing} |")
                 if args.verbose and ms:
                     for case, a, b in zip(cases, answers, boxlike):
