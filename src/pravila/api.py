@@ -49,7 +49,7 @@ from starlette.routing import Route
 
 from .content import ID_RE
 from .errors import IndexUnavailable, QueryError
-from .search import Searcher, check_lang, check_limit, check_query
+from .search import Searcher, check_lang, check_limit, check_query, generation_on_disk
 
 if TYPE_CHECKING:
     from .project import Project
@@ -96,16 +96,6 @@ def _checked(check: Callable[..., Any], value: str | None, name: str, *args: Any
         raise QueryError(f"'{name}' is not valid (see /api/search?q=…&lang=…&limit=1–50)") from None
 
 
-def generation_on_disk(index_dir: os.PathLike[str] | str) -> tuple[str, int, int] | None:
-    """Which index generation ``index_dir`` points at now (its real path, inode and mtime)."""
-    try:
-        real = os.path.realpath(index_dir)
-        st = os.stat(real)
-    except OSError:
-        return None
-    return (real, st.st_ino, st.st_mtime_ns)
-
-
 class ResultCache:
     """Search answers (JSON bytes) of one index generation, least recently used dropped first."""
 
@@ -116,7 +106,7 @@ class ResultCache:
         self._bytes = 0
         self._generation: Any = None
         self._lock = threading.Lock()
-        self.hits = self.misses = 0
+        self.hits = 0
 
     def get(self, generation: Any, key: tuple[Any, ...]) -> bytes | None:
         if not self.size:
@@ -127,9 +117,7 @@ class ResultCache:
                 self._bytes = 0
                 self._generation = generation
             found = self._answers.get(key)
-            if found is None:
-                self.misses += 1
-            else:
+            if found is not None:
                 self.hits += 1
                 self._answers.move_to_end(key)
             return found
@@ -198,22 +186,11 @@ def _child_start(settings: dict[str, str], nice: int, parent: int) -> None:  # p
     _child_searcher = Searcher.for_project(open_project(settings))
 
 
-def _child_search(query: str, lang: str, limit: int) -> bytes:  # pragma: no cover - runs in the search process
-    assert _child_searcher is not None
-    return json_bytes(_child_searcher.search(query, lang, limit).to_dict())
-
-
-def _child_entry(lang: str, entry_id: str) -> Any:  # pragma: no cover - runs in the search process
-    assert _child_searcher is not None
-    return _child_searcher.entry(lang, entry_id)
-
-
-def _child_stats() -> Any:  # pragma: no cover - runs in the search process
-    assert _child_searcher is not None
-    return _child_searcher.stats()
-
-
-_CHILD_CALLS: dict[str, Callable[..., Any]] = {"search": _child_search, "entry": _child_entry, "stats": _child_stats}
+def _run(searcher: Searcher, name: str, *args: Any) -> Any:
+    """``searcher.<name>(*args)``; a search's answer as the API's JSON bytes (made where it ran)."""
+    if name == "search":
+        return json_bytes(searcher.search(*args).to_dict())
+    return getattr(searcher, name)(*args)
 
 
 def _child_main(conn: Any, settings: dict[str, str], nice: int, parent: int) -> None:  # pragma: no cover - search process
@@ -225,7 +202,8 @@ def _child_main(conn: Any, settings: dict[str, str], nice: int, parent: int) -> 
         except (EOFError, OSError):
             return
         try:
-            reply = (True, _CHILD_CALLS[name](*args))
+            assert _child_searcher is not None
+            reply = (True, _run(_child_searcher, name, *args))
         except (QueryError, IndexUnavailable) as e:
             reply = (False, e)
         except Exception as e:  # noqa: BLE001 — sent back, logged by the server process
@@ -337,8 +315,7 @@ class Api:
         if self._children is not None:
             return await loop.run_in_executor(health_pool if health else pool, self._children.call, name, *args)
         assert self.searcher is not None
-        function = self._search if name == "search" else getattr(self.searcher, name)
-        return await loop.run_in_executor(health_pool if health else pool, function, *args)
+        return await loop.run_in_executor(health_pool if health else pool, _run, self.searcher, name, *args)
 
     def close(self) -> None:
         """Stop the threads and search processes (waits for the searches under way, a few ms)."""
@@ -415,10 +392,6 @@ class Api:
             if generation is not None:
                 self.cache.put(generation, key, body)
         return Response(body, media_type="application/json", headers=HEADERS)
-
-    def _search(self, query: str, lang: str, limit: int) -> bytes:
-        assert self.searcher is not None
-        return json_bytes(self.searcher.search(query, lang, limit).to_dict())
 
     async def entry(self, request: Request, params: dict[str, str]) -> Response:
         lang, entry_id = params["lang"], params["id"]

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from babel.dates import format_date
 
+from .compress import ENCODINGS
 from .render import Templates, Translator, render_template
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ ICONS = (("assets/pravila/icon-192.png", "192x192", "image/png"), ("assets/pravi
          ("assets/pravila/favicon.svg", "any", "image/svg+xml"))
 # Not cached: Material's own search (replaced by ours), source maps, the compressed sitemap.
 SKIPPED_DIRS = ("assets/javascripts/lunr/", "assets/javascripts/workers/")
-SKIPPED_SUFFIXES = (".map", ".gz", ".br")  # source maps; the server's compressed copies (it negotiates encodings)
+SKIPPED_SUFFIXES = (".map", *ENCODINGS)  # source maps; the server's compressed copies (it negotiates encodings)
 
 
 def site_strings(project: "Project", lang: str, built: datetime) -> dict[str, str]:

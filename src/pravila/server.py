@@ -40,7 +40,7 @@ from urllib.parse import quote
 
 from babel import negotiate_locale
 
-from .api import Api, open_project, project_settings
+from .api import SEARCH_THREADS, Api, open_project, project_settings
 from .errors import PravilaError
 from .static import SECURITY_HEADERS, StaticFile, StaticSite, csp, etag_matches, etag_of
 
@@ -65,7 +65,7 @@ class ServeOptions:
     """How ``pravila serve`` runs, beyond the project's settings."""
 
     result_cache: int = 1000  # search answers kept per process (0: none)
-    search_threads: int = 4  # threads per process that run searches (without search processes)
+    search_threads: int = SEARCH_THREADS  # threads per process that run searches (without search processes)
     search_processes: int = 0  # child processes per server process that run searches, at a lower priority (0: threads)
 
 
@@ -249,16 +249,16 @@ class App:
             await _send(send, 405, {"Allow": "GET, HEAD", "Content-Type": "text/plain; charset=utf-8"}, b"405 Method Not Allowed\n")
             return
         path = scope["path"]
-        extra: dict[str, str] = {}
+        vary: list[str] = []
         if path == "/":
             # The reader's own choice first (the language switcher's cookie), then the browser's languages;
             # ?choose shows the chooser anyway.
-            extra = {"Vary": "Accept-Language, Cookie"}
+            vary = ["Accept-Language", "Cookie"]
             asks = b"choose" in (scope.get("query_string") or b"").split(b"&")
             lang = None if asks else (remembered_language(_header(scope, b"cookie"), self.project.codes)
                                       or negotiate(_header(scope, b"accept-language"), self.project.codes))
             if lang:
-                await _send(send, 302, {**extra, "Location": f"/{lang}/", "Cache-Control": NO_CACHE}, head=head)
+                await _send(send, 302, {"Vary": ", ".join(vary), "Location": f"/{lang}/", "Cache-Control": NO_CACHE}, head=head)
                 return
         kind, file = self.site.get(path)
         if kind == "redirect":
@@ -273,17 +273,17 @@ class App:
                 await _send(send, 404, {"Content-Type": "text/plain; charset=utf-8", "Cache-Control": NO_CACHE}, b"404 Not Found\n", head)
                 return
             status = 404
-        await self._send_file(scope, send, file, status, extra, head)
+        await self._send_file(scope, send, file, status, vary, head)
 
     async def _send_file(self, scope: dict[str, Any], send: Any, file: StaticFile, status: int,
-                         extra: dict[str, str], head: bool) -> None:
+                         vary: list[str], head: bool) -> None:
         if file.path.name == "sitemap.xml":
             body = self._sitemap(scope, file.variants[0].body)
-            etag, encoding, vary = etag_of(body), None, list(extra.values())
+            etag, encoding = etag_of(body), None
         else:
             variant = file.variant(_header(scope, b"accept-encoding"))
             body, etag, encoding = variant.body, variant.etag, variant.encoding
-            vary = [*extra.values(), *(["Accept-Encoding"] if file.negotiated else [])]
+            vary = [*vary, *(["Accept-Encoding"] if file.negotiated else [])]
         headers = {"Content-Type": file.media_type, "Cache-Control": file.cache_control, "ETag": etag,
                    "Content-Security-Policy": file.csp}
         if vary:
@@ -446,8 +446,6 @@ class Watcher:
         self.content_dir = project.content_dir
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, name="pravila-watch", daemon=True)
-        self.builds = 0
-        self.failures = 0
 
     def start(self) -> "Watcher":
         self.thread.start()
@@ -463,7 +461,6 @@ class Watcher:
             try:
                 self._watch()
             except Exception:  # noqa: BLE001 — log it and watch again
-                self.failures += 1
                 log.exception("watching %s failed; starting again", self.content_dir)
                 self.stop_event.wait(self.RETRY_SECONDS)
 
@@ -473,13 +470,7 @@ class Watcher:
         for changes in watch(self.content_dir, stop_event=self.stop_event, debounce=300, step=50, raise_interrupt=False):
             names = sorted({Path(p).name for _, p in changes})
             log.info("changed: %s; rebuilding", ", ".join(names))
-            try:
-                if not rebuild(self.project):
-                    self.failures += 1
-            except Exception:  # noqa: BLE001 — rebuild logs its own; this is the last line of defence
-                self.failures += 1
-                log.exception("rebuild failed; still serving the previous build")
-            self.builds += 1
+            rebuild(self.project)  # logs its own failures and never raises them
 
 
 def uvicorn_settings(*, access_log: bool = False, log_level: str = "info") -> dict[str, Any]:

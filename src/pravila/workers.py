@@ -28,9 +28,10 @@ import threading
 import time
 from typing import Any
 
+from uvicorn.config import STARTUP_FAILURE  # uvicorn's exit code for an app that failed to start
+
 log = logging.getLogger("pravila.server")
 
-STARTUP_FAILURE = 3  # uvicorn's exit code for an app that failed to start
 FACTORY = "pravila.server:app_from_environment"
 
 

@@ -18,13 +18,13 @@ module              what
 
 from ..errors import IndexUnavailable, QueryError
 from .checks import DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_CHARS, check_lang, check_limit, check_query
-from .generations import generations_dir, publish
+from .generations import generation_on_disk, generations_dir, publish
 from .index import build_index, write_generation
 from .searcher import Hit, Searcher, SearchResult
 from .snippets import make_snippet, snippet_parts
 
 __all__ = [
     "DEFAULT_LIMIT", "MAX_LIMIT", "MAX_QUERY_CHARS", "Hit", "IndexUnavailable", "QueryError", "SearchResult", "Searcher",
-    "build_index", "check_lang", "check_limit", "check_query", "generations_dir", "make_snippet", "publish",
+    "build_index", "check_lang", "check_limit", "check_query", "generation_on_disk", "generations_dir", "make_snippet", "publish",
     "snippet_parts", "write_generation",
 ]

@@ -16,12 +16,23 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-__all__ = ["FORMAT", "FORMAT_FILE", "generations_dir", "new_generation", "publish", "read_format", "write_format"]
+__all__ = ["FORMAT", "FORMAT_FILE", "generation_on_disk", "generations_dir", "new_generation", "publish", "read_format", "write_format"]
 
 # Layout 3: one Whoosh index per language under <generation>/<lang>/, analyzers
 # pickled from pravila.search.index.  Layout 2 (pravila.index, one index) must be rebuilt.
 FORMAT = "pravila-index-4"
 FORMAT_FILE = "pravila-format.json"
+
+
+def generation_on_disk(index_dir: os.PathLike[str] | str) -> tuple[str, int, int] | None:
+    """Which generation ``index_dir`` points at now (its real path, inode and mtime), or None: what a
+    searcher reopens on and what a server's result cache is keyed by, so both see the same switch."""
+    try:
+        real = os.path.realpath(index_dir)
+        st = os.stat(real)
+    except OSError:
+        return None
+    return (real, st.st_ino, st.st_mtime_ns)
 
 
 def generations_dir(index_dir: Path) -> Path:

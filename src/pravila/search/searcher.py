@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -35,7 +34,7 @@ from ..languages import Language
 from .bm25f import BM25F
 from .checks import DEFAULT_LIMIT, check_lang, check_limit, check_query
 from .fuzzy import Vocabulary
-from .generations import FORMAT_FILE, read_format
+from .generations import FORMAT_FILE, generation_on_disk, read_format
 from .snippets import make_snippet
 from .strategy import Name, plan, rank, vocabulary_spaces
 from .whoosh_engine import WhooshEngine
@@ -146,18 +145,10 @@ class Searcher:
 
     # opening and reopening
 
-    def _on_disk(self) -> tuple[str, int, int] | None:
-        try:
-            real = os.path.realpath(self.index_dir)
-            st = os.stat(real)
-        except OSError:
-            return None
-        return (real, st.st_ino, st.st_mtime_ns)
-
     def _generation(self) -> _Generation:
         """The generation to search, switching to a new one when the index was rebuilt."""
         with self._lock:
-            key = self._on_disk()
+            key = generation_on_disk(self.index_dir)
             current = self._current
             stale = key is not None and (current is None or key != current.key)
             recently_failed = self._failed is not None and self._failed[0] == key and time.monotonic() - self._failed[1] < RETRY_SECONDS
