@@ -247,10 +247,7 @@ _OWN_STEMMERS: dict[str, Callable[[str], str]] = {"czech-light": czech_light}
 
 @lru_cache(maxsize=2 * CACHE_WORDS)  # a word's stem and its lemma's
 def _stem_with(spec: str, word: str) -> str:
-    kind, _, arg = spec.partition(":")
-    if kind == "pravila":
-        return _OWN_STEMMERS[arg](word)
-    return str(_snowball(arg).stemWord(word))
+    return stemmer(spec)(word)
 
 
 @lru_cache(maxsize=CACHE_WORDS)

@@ -51,6 +51,14 @@ def forms_of(lemmas: Iterable[str], roots: Iterable[str], lang: Language) -> set
     return set()
 
 
+def _fold(word: str, letter_folds: tuple[tuple[str, str], ...]) -> str:
+    """A lowercased word with the language's letter folds applied (Language.fold_letters, for the cached
+    functions below, which take the folds rather than the Language)."""
+    for a, b in letter_folds:
+        word = word.replace(a, b)
+    return word
+
+
 # --- pymorphy3: paradigms ---------------------------------------------------------------------
 
 
@@ -77,14 +85,9 @@ def _paradigm(code: str, lemma: str, letter_folds: tuple[tuple[str, str], ...]) 
     """The lowercased forms of every reading of ``lemma`` whose normal form it is (remembered: builds repeat them)."""
     from .analysis import _morph
 
-    def folded(word: str) -> str:
-        for a, b in letter_folds:
-            word = word.replace(a, b)
-        return word
-
     out: set[str] = set()
     for parse in _morph(code).parse(lemma):
-        if parse.normal_form == lemma or folded(parse.normal_form) == lemma:
+        if parse.normal_form == lemma or _fold(parse.normal_form, letter_folds) == lemma:
             out.update(form.word.lower() for form in parse.lexeme)
     return frozenset(out)
 
@@ -99,11 +102,6 @@ def _simplemma_index(code: str, letter_folds: tuple[tuple[str, str], ...], spec:
     own root when they have one."""
     from simplemma.strategies.dictionaries.dictionary_factory import DEFAULT_DICTIONARY_FACTORY
 
-    def folded(word: str) -> str:
-        for a, b in letter_folds:
-            word = word.replace(a, b)
-        return word
-
     def has_suffix(word: str) -> bool:  # cheaper than derivation.root, whose cache 360 000 words would only churn
         return derivation.comparable(word, spec).endswith(suffixes)
 
@@ -113,7 +111,7 @@ def _simplemma_index(code: str, letter_folds: tuple[tuple[str, str], ...], spec:
     by_lemma_root: dict[str, list[str]] = {}
     by_own_root: dict[str, list[str]] = {}
     for form, lemma in table.items():
-        form, key = form.lower(), folded(lemma.lower())
+        form, key = form.lower(), _fold(lemma.lower(), letter_folds)
         by_lemma.setdefault(key, []).append(form)
         if not suffixes:
             continue

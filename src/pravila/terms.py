@@ -235,7 +235,7 @@ def _parse(data: Any, lang: str, fname: str, library: "Library", problems: list[
                                       en.strip() if isinstance(en, str) else None, line))
 
     # external
-    marked = {r.target for e in library.in_lang(lang) for r in e.refs if r.undefined}
+    marked = {t for e in library.in_lang(lang) for t in e.undefined_terms}
     for raw in _items(data.get("external"), "external", problem):
         line = raw.get("__line__", 0)
         slug = raw.get("slug")

@@ -328,7 +328,6 @@ def _write_in_processes(library: Library, parts: list[tuple[Path, list[Entry]]],
     try:
         for folder, entries in parts:
             proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-            assert proc.stdin is not None
             assert proc.stdin is not None  # stdin=PIPE
             pickle.dump((str(folder), recipe), proc.stdin)
             running.append((proc, entries))
