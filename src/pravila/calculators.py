@@ -64,7 +64,6 @@ DEFAULT_EDITION = _T.default_edition
 RUN_UP_FT = _T.run_up_ft  # a running start: "at least 10 feet" of movement just before the jump
 SIZES = _T.sizes
 MODES = _T.modes
-SPEED_NAMES = _T.speed_names
 ACTIONS = _T.actions
 
 # English error messages; they are also the msgids of the ``calculators``

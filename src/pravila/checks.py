@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .content import Library, Problem, load_library
 from .errors import ContentError
 from .fidelity import FidelityReport, fidelity_problems
-from .pages import path_problems
+from .links import path_problems
 from .site import config_problems
 
 if TYPE_CHECKING:

@@ -45,13 +45,13 @@ class Context:
     def library(self) -> Library:
         """The content, or a clear error (the first problems, then a count) when it does not load cleanly."""
         if self._library is None:
-            from .content import load_library
+            from .content import load_clean_library
 
-            library, problems = load_library(self.project())
-            if problems:
-                _echo_problems(problems)
-                raise ContentError(problems, f"the content has {len(problems)} problem(s); run 'pravila check'")
-            self._library = library
+            try:
+                self._library = load_clean_library(self.project())
+            except ContentError as e:
+                _echo_problems(e.problems)
+                raise
         return self._library
 
 

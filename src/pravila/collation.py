@@ -141,7 +141,7 @@ def index_terms(library: Library, lang: Language) -> list[Term]:
     if vocabulary is not None:
         by_id = {e.id: e for e in entries}
         for v in vocabulary.variants:
-            sources = [(vocabulary.source(k).short, vocabulary.source(k).name) for k in v.sources]
+            sources = vocabulary.labels(v.sources)
             for entry_id in v.entries:
                 add(v.term, by_id[entry_id], english=False, is_title=False, sources=sources)
     return sorted(terms.values(), key=lambda term: collation_key(term.display, lang))

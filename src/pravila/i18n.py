@@ -28,8 +28,6 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-DOMAINS = ("messages", "calculators")
-
 
 class Catalogs:
     """The translations of a project: its own ``locales/`` over the shipped ones."""

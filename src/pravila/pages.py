@@ -24,15 +24,14 @@ from .content import Chapter, Entry, Library
 from .fidelity import split_sentences
 from .languages import Language
 from .links import (CALCULATORS_PAGE, HOME_PAGE, TERMS_PAGE, absolute_url, chapter_path, entry_url, href, md_href,
-                    page_path, page_url, path_problems, share_path, share_url, url_of)
+                    page_path, page_url, share_path, share_url, url_of)
 from .render import Templates, Translator
 from .sections import LinkView, SectionPage, WidgetFor, ambiguous_titles, entry_label
 
 if TYPE_CHECKING:
     from .project import Project
 
-__all__ = ["LanguageSite", "Page", "Translator", "chooser_html", "language_site", "not_found_html", "path_problems",
-           "share_pages"]
+__all__ = ["LanguageSite", "Page", "Translator", "chooser_html", "language_site", "not_found_html", "share_pages"]
 
 CalculatorsPage = Callable[[str, Library], "str | None"]
 WidgetData = Callable[[str, Library, list[str]], "str | None"]  # (lang, library, ids of a page's entries with widgets)
@@ -80,27 +79,33 @@ def language_site(
     pages = [Page(HOME_PAGE, _("Home"), home_page(project, library, templates, calculators is not None))]
     nav: list[Any] = [{_("Home"): HOME_PAGE}]
     data = (lambda ids: widget_data(lang, library, ids)) if widget_data is not None else None
+    ambiguous = ambiguous_titles(library, lang)
+    sources: dict[str, Chapter | Entry] = {}  # a chapter's or a section's page → that chapter or section
     for chapter in library.chapters_in(lang):
         index = chapter_path(chapter)
         pages.append(Page(index, chapter.title, chapter_page(library, chapter, templates)))
+        sources[index] = chapter
         chapter_nav: list[Any] = [index]
         for section in (e for e in library.entries_of(chapter) if e.parent is None):
             path = page_path(library, section)
-            renderer = SectionPage(project, library, templates, path, widget_for)
+            renderer = SectionPage(project, library, templates, path, ambiguous, widget_for)
             pages.append(Page(path, section.title, renderer.render(section, data)))
+            sources[path] = section
             chapter_nav.append({section.title: path})
         nav.append({chapter.title: chapter_nav})
-    pages.append(Page(TERMS_PAGE, _("A–Z index"), terms_page(library, project.language(lang), templates)))
+    pages.append(Page(TERMS_PAGE, _("A–Z index"), terms_page(library, project.language(lang), templates, ambiguous)))
     nav.append({_("A–Z index"): TERMS_PAGE})
     if calculators is not None:
         pages.append(Page(CALCULATORS_PAGE, _("Calculators"), calculators))
         nav.append({_("Calculators"): CALCULATORS_PAGE})
     languages = tuple(c for c in project.codes if library.chapters_in(c))
+    others = [c for c in languages if c != lang]
     has_calculators = {lang: calculators is not None}
     if calculators_page is not None:
-        has_calculators.update({c: calculators_page(c, library) is not None for c in languages if c != lang})
+        has_calculators.update({c: calculators_page(c, library) is not None for c in others})
     pages = [
-        Page(p.path, p.title, with_front_matter(p.markdown, page_meta(project, library, templates, p, has_calculators)))
+        Page(p.path, p.title, with_front_matter(p.markdown, page_meta(project, library, templates, p, sources.get(p.path),
+                                                                      others, has_calculators)))
         for p in pages
     ]
     return LanguageSite(lang, _("Pravila"), pages, nav, languages)
@@ -119,18 +124,19 @@ def first_sentence(library: Library, entry: Entry) -> str:
     return entry.title
 
 
-def page_meta(project: "Project", library: Library, templates: Templates, page: Page,
-              has_calculators: dict[str, bool]) -> dict[str, Any]:
+def page_meta(project: "Project", library: Library, templates: Templates, page: Page, source: Chapter | Entry | None,
+              others: list[str], has_calculators: dict[str, bool]) -> dict[str, Any]:
     """A page's front matter: its description, and the pages of other languages that really correspond.
 
     Only the home pages, the A–Z indexes and the calculators pages pair up,
     and a section page with a section of the other language that is its
     counterpart; a chapter page pairs with nothing (the chapters differ).
     Section pages say what their rules are about in their first sentence.
+    ``source`` is the chapter or the section a page shows (None for the
+    other pages); ``others``, the other languages that have a site.
     """
     _ = templates.t._
     lang = templates.lang
-    others = [c for c in project.codes if c != lang and library.chapters_in(c)]
     alternates: dict[str, dict[str, str]] = {}  # lang → {url (from the site root), title}
     shared: list[str] = []  # the entries on the page: each has an address to share (share_pages)
     def alike(path: str, title: str, codes: list[str]) -> dict[str, dict[str, str]]:
@@ -146,22 +152,21 @@ def page_meta(project: "Project", library: Library, templates: Templates, page: 
     elif page.path == CALCULATORS_PAGE:
         description = _("Jumps, movement and other numbers for the table.")
         alternates = alike(CALCULATORS_PAGE, "Calculators", [c for c in others if has_calculators.get(c)])
+    elif isinstance(source, Chapter):
+        sections = [e.title for e in library.entries_of(source) if e.parent is None]
+        description = f"{source.title}: {', '.join(sections)}"
     else:
-        chapter = next((c for c in library.chapters_in(lang) if chapter_path(c) == page.path), None)
-        if chapter is not None:
-            sections = [e.title for e in library.entries_of(chapter) if e.parent is None]
-            description = f"{chapter.title}: {', '.join(sections)}"
-        else:
-            section = next(e for e in library.in_lang(lang) if e.parent is None and page_path(library, e) == page.path)
-            description = first_sentence(library, section)
-            entries = [section]
-            for e in entries:
-                entries.extend(c for c in (library.get(lang, i) for i in e.children) if c is not None)
-            shared = [e.id for e in entries]
-            for cp in section.counterparts:
-                other = library.by_key(cp.key)
-                if other is not None and other.parent is None:
-                    alternates.setdefault(other.lang, {"url": page_url(library, other), "title": other.title})
+        assert source is not None, page.path  # every other page is a section's
+        section = source
+        description = first_sentence(library, section)
+        entries = [section]
+        for e in entries:
+            entries.extend(c for c in (library.get(lang, i) for i in e.children) if c is not None)
+        shared = [e.id for e in entries]
+        for cp in section.counterparts:
+            other = library.by_key(cp.key)
+            if other is not None and other.parent is None:
+                alternates.setdefault(other.lang, {"url": page_url(library, other), "title": other.title})
     meta: dict[str, Any] = {"description": description}
     if alternates:
         meta["pv_alternates"] = alternates
@@ -208,8 +213,9 @@ def share_pages(project: "Project", library: Library, lang: str) -> list[tuple[s
     sentence as Open Graph and Twitter tags, and sends a reader on to the
     entry's anchor.  The permalinks offer it.
     """
-    t = Translator(project.catalogs, lang)
-    language = project.language(lang)
+    templates = Templates(project.catalogs, lang)
+    site_name, go_on = templates.t._("Pravila"), templates.t._("Open the rule")
+    locale = og_locale(project.language(lang))
     out = []
     for e in library.in_lang(lang):
         here = share_url(e)
@@ -219,17 +225,17 @@ def share_pages(project: "Project", library: Library, lang: str) -> list[tuple[s
             other = library.by_key(cp.key)
             if other is not None:
                 alternates.append({"lang": other.lang, "href": absolute_url(project.site_url, share_url(other))})
-        html = Templates(project.catalogs, lang).render(
+        html = templates.render(
             "share.html",
             entry=e,
-            site_name=t._("Pravila"),
+            site_name=site_name,
             description=first_sentence(library, e),
             url=absolute_url(project.site_url, here),
             canonical=absolute_url(project.site_url, page_url(library, e)),
             target=target,
-            locale=og_locale(language),
+            locale=locale,
             alternates=alternates,
-            go_on=t._("Open the rule"),
+            go_on=go_on,
         )
         out.append((share_path(e), str(html)))
     return out
@@ -284,9 +290,8 @@ def chapter_page(library: Library, chapter: Chapter, templates: Templates) -> st
     return str(templates.render("chapter.md", chapter=chapter, count=len(entries), items=items))
 
 
-def terms_page(library: Library, lang: Language, templates: Templates) -> str:
+def terms_page(library: Library, lang: Language, templates: Templates, ambiguous: set[str]) -> str:
     path = TERMS_PAGE
-    ambiguous = ambiguous_titles(library, lang.code)
 
     def target(e: Entry, text: str | None = None) -> LinkView:
         title, context = entry_label(library, e, ambiguous)

@@ -50,7 +50,6 @@ CONFIG_FILE = "pravila.toml"
 KEYS = ("content", "build", "site_url", "languages", "report_url", "language")
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 ENV = {"content": "PRAVILA_CONTENT", "build": "PRAVILA_BUILD_DIR", "site_url": "PRAVILA_SITE_URL"}
-NOT_LANGUAGE_FOLDERS = ("sources", "terms")
 
 
 @dataclass(eq=False)

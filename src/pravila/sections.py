@@ -140,8 +140,9 @@ def _starts_block(paragraph: str) -> bool:
 class SectionPage:
     """Renders one section page of one language's site."""
 
-    def __init__(self, project: "Project", library: Library, templates: Templates, path: str,
+    def __init__(self, project: "Project", library: Library, templates: Templates, path: str, ambiguous: set[str],
                  widget_for: WidgetFor | None = None):
+        """``ambiguous``: the language's titles that need their context (:func:`ambiguous_titles`, once a site)."""
         self.project = project
         self.library = library
         self.templates = templates
@@ -149,7 +150,7 @@ class SectionPage:
         self.path = path
         self.url = url_of(self.lang, path)
         self.widget_for = widget_for
-        self.ambiguous = ambiguous_titles(library, self.lang)
+        self.ambiguous = ambiguous
         self.widget_entries: list[str] = []  # ids of the entries that got a widget
         self._rule_link = templates.macro("_macros.md", "rule_link")
         self._undefined_term = templates.macro("_inline.md", "undefined_term")
@@ -215,10 +216,7 @@ class SectionPage:
         if terms is None:
             return [], [], []
 
-        def sources(keys: tuple[str, ...]) -> list[tuple[str, str]]:
-            return [(terms.source(k).short, terms.source(k).name) for k in keys]
-
-        variants = [VariantView(v.term, sources(v.sources)) for v in terms.variants_of(e.id)]
+        variants = [VariantView(v.term, terms.labels(v.sources)) for v in terms.variants_of(e.id)]
         shared = []
         for word in terms.shared_of(e.id):
             others = []
@@ -226,7 +224,7 @@ class SectionPage:
                 if m.entry == e.id:
                     continue
                 target = self.library.get(e.lang, m.entry) if m.entry else None
-                others.append({"sources": sources(m.sources), "title": target.title if target else (m.form or m.en),
+                others.append({"sources": terms.labels(m.sources), "title": target.title if target else (m.form or m.en),
                                "href": entry_href(self.library, self.url, target) if target else None, "en": m.en})
             shared.append(SharedView(word.term, word.here == e.id, others))
         external = []
@@ -236,7 +234,7 @@ class SectionPage:
             if ext is None or ext.slug in seen:
                 continue
             seen.add(ext.slug)
-            external.append(ExternalView(ref.text or ext.slug, ext.label, ext.url, sources(ext.sources), ext.name))
+            external.append(ExternalView(ref.text or ext.slug, ext.label, ext.url, terms.labels(ext.sources), ext.name))
         return variants, shared, external
 
     def widget(self, e: Entry) -> Markup | None:

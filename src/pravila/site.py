@@ -92,13 +92,22 @@ def load_widgets() -> ModuleType | None:
 
 def language_sites(project: "Project", library: Library) -> list[LanguageSite]:
     widgets = load_widgets()
+    render_calculators = getattr(widgets, "calculators_page", None)
+    made: dict[str, str | None] = {}
+
+    def calculators_page(lang: str, library: Library) -> str | None:
+        """Each language's calculators page, rendered once: every site also asks whether the others have one."""
+        if lang not in made:
+            made[lang] = render_calculators(lang, library) if render_calculators is not None else None
+        return made[lang]
+
     return [
         language_site(
             project,
             library,
             lang,
             widget_for=getattr(widgets, "widget_for", None),
-            calculators_page=getattr(widgets, "calculators_page", None),
+            calculators_page=calculators_page,
             widget_data=getattr(widgets, "page_data", None),
         )
         for lang in project.codes

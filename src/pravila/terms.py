@@ -99,6 +99,10 @@ class Terminology:
     def source(self, key: str) -> Source:
         return self.sources[key]
 
+    def labels(self, keys: Iterable[str]) -> list[tuple[str, str]]:
+        """(short, name) of each source, as the pages and the A–Z index cite them."""
+        return [(s.short, s.name) for s in map(self.source, keys)]
+
 
 def key_of(term: str) -> str:
     """How terms are compared: NFC, case-folded, spaces squeezed.
