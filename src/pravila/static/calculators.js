@@ -480,7 +480,7 @@
       var lang = el.getAttribute("data-lang");
       if (!lang) return;
       var strings = readJson(el, "data-strings");
-      var known = stringsByLang[lang] || (stringsByLang[lang] = {});
+      var known = stringsFor(lang);
       Object.keys(strings).forEach(function (key) { known[key] = strings[key]; });
     });
   }

@@ -239,13 +239,14 @@
   }
 
   function updateSwitcher() {
+    var destinations = {};  // per language: the header's link and each drawer panel's go to the same page
     each(switchLinks(), function (link) {
       var code = link.getAttribute("hreflang");
       if (code === HERE || !HOMES[code]) {
         link.setAttribute("aria-current", "true");
         return;
       }
-      var to = destination(code);
+      var to = destinations[code] || (destinations[code] = destination(code));
       link.href = to.href;
       link.target = "_self";
       var note = link.querySelector(".pv-switch-to");
@@ -316,7 +317,7 @@
 
   window.addEventListener("pointerdown", function (ev) {
     pointer = ev.pointerType || "mouse";
-    var inside = ev.target instanceof Element && ev.target.closest(".md-tooltip2, a[data-preview]");
+    var inside = closestLink(ev, ".md-tooltip2, a[data-preview]");
     if (peeked && (!inside || (inside.matches("a[data-preview]") && inside !== peeked))) peeked = null;
   }, true);
 
@@ -398,7 +399,7 @@
 
   /* --- ≈ and † after English names: the reason, on a tap too ------------------------ */
   document.addEventListener("click", function (ev) {
-    var mark = ev.target instanceof Element ? ev.target.closest(".pv-en--no-heading, .pv-en--not-in-srd") : null;
+    var mark = closestLink(ev, ".pv-en--no-heading, .pv-en--not-in-srd");
     if (!mark || closestLink(ev)) return;
     mark.classList.toggle("pv-en--open");
   });

@@ -40,9 +40,13 @@ async function stamped(response, revision) {
   return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
 }
 
-async function previous(key, revision, caches_) {
-  for (const name of caches_) {
-    const found = await (await caches.open(name)).match(key);
+function isOlder(name) {  /* an earlier version's cache of this site */
+  return name.startsWith(PREFIX) && name !== CACHE;
+}
+
+async function previous(key, revision, older) {
+  for (const cache of older) {
+    const found = await cache.match(key);
     if (found && found.headers.get(REVISION) === revision) return found;
   }
   return null;
@@ -51,7 +55,7 @@ async function previous(key, revision, caches_) {
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    const older = (await caches.keys()).filter((name) => name.startsWith(PREFIX) && name !== CACHE);
+    const older = await Promise.all((await caches.keys()).filter(isOlder).map((name) => caches.open(name)));
     await Promise.all(SETTINGS.precache.map(async ([url, revision]) => {
       const key = keyOf(url);
       const have = await cache.match(key);
@@ -69,7 +73,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      if (isOlder(name)) await caches.delete(name);
     }
     await self.clients.claim();
   })());
