@@ -40,7 +40,7 @@ from pravila.search import Searcher
 
 ROOT = REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
-from test_relevance import Scores, rank_of  # noqa: E402 — one definition of the measures, the suite's
+from test_relevance import Case as BookCase, Scores, rank_of  # noqa: E402 — one definition of the measures, the suite's
 BOOK_QUERIES = REPO / "tests" / "relevance" / "queries.yaml"
 COMMUNITY_QUERIES = REPO / "tests" / "relevance" / "community.yaml"
 TERMS_DIR = REPO / "content" / "terms"
@@ -48,11 +48,9 @@ LANGS = ("ru", "cs")
 
 
 @dataclass(frozen=True)
-class Case:
-    q: str
-    lang: str
-    expect: tuple[str, ...]
-    kind: str
+class Case(BookCase):
+    """A query of the relevance sets, with where it was collected (the community set's fields)."""
+
     source: str = "book"
     heldout: bool = False
     also: tuple[str, ...] = ()
